@@ -1,0 +1,91 @@
+/* CPU facts. Feature bits always come from CPUID and XCR0 read here: one code
+ * path, so builds with and without libcpuid make the same dispatch decision
+ * (libcpuid 0.6.2 also misses AVX-512 on AMD Zen 4). libcpuid, when built in,
+ * supplies brand and topology; tests cross-check its AVX2/FMA bits with ours. */
+#include "cpu.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#define ACTK_X86 1
+#endif
+
+#ifdef ACTK_HAVE_LIBCPUID
+#include <libcpuid/libcpuid.h>
+#endif
+
+#ifdef ACTK_X86
+/* xgetbv is only legal once CPUID says OSXSAVE; callers check first. */
+static unsigned long long read_xcr0(void) {
+  unsigned lo, hi;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return ((unsigned long long)hi << 32) | lo;
+}
+#endif
+
+void actk_cpu_read_raw(actk_cpu *out) {
+  memset(out, 0, sizeof *out);
+  out->source = "cpuid";
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  out->logical_cpus = online > 0 ? (int)online : 0;
+#ifdef ACTK_X86
+  unsigned a, b, c, d;
+  out->is_x86 = 1;
+  if (!__get_cpuid(0, &a, &b, &c, &d)) return;
+  unsigned max_leaf = a;
+  memcpy(out->vendor + 0, &b, 4);
+  memcpy(out->vendor + 4, &d, 4);
+  memcpy(out->vendor + 8, &c, 4);
+  out->vendor[12] = '\0';
+  __get_cpuid(1, &a, &b, &c, &d);
+  int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+  out->has_fma = (c >> 12) & 1;
+  if (max_leaf >= 7) {
+    __cpuid_count(7, 0, a, b, c, d);
+    out->has_avx2 = (b >> 5) & 1;
+    out->has_avx512f = (b >> 16) & 1;
+  }
+  if (osxsave && avx) {
+    unsigned long long xcr0 = read_xcr0();
+    out->os_saves_ymm = (xcr0 & 0x6) == 0x6;   /* SSE and AVX state */
+    out->os_saves_zmm = (xcr0 & 0xe6) == 0xe6; /* plus opmask, ZMM_Hi256, Hi16_ZMM */
+  }
+  unsigned ext_max = 0;
+  __get_cpuid(0x80000000u, &ext_max, &b, &c, &d);
+  if (ext_max >= 0x80000004u) {
+    unsigned regs[12];
+    for (unsigned i = 0; i < 3; i++)
+      __get_cpuid(0x80000002u + i, &regs[4 * i], &regs[4 * i + 1], &regs[4 * i + 2],
+                  &regs[4 * i + 3]);
+    memcpy(out->brand, regs, 48);
+    out->brand[48] = '\0';
+  }
+#endif
+}
+
+static actk_cpu g_cpu;
+static pthread_once_t g_cpu_once = PTHREAD_ONCE_INIT;
+
+static void cpu_init(void) {
+  actk_cpu_read_raw(&g_cpu);
+#ifdef ACTK_HAVE_LIBCPUID
+  struct cpu_raw_data_t raw;
+  struct cpu_id_t id;
+  if (cpuid_present() && cpuid_get_raw_data(&raw) == 0 && cpu_identify(&raw, &id) == 0) {
+    g_cpu.source = "libcpuid";
+    if (id.num_cores > 0) g_cpu.physical_cores = id.num_cores;
+    if (id.brand_str[0]) {
+      strncpy(g_cpu.brand, id.brand_str, sizeof g_cpu.brand - 1);
+      g_cpu.brand[sizeof g_cpu.brand - 1] = '\0';
+    }
+  }
+#endif
+}
+
+const actk_cpu *actk_cpu_get(void) {
+  pthread_once(&g_cpu_once, cpu_init);
+  return &g_cpu;
+}

@@ -1,0 +1,86 @@
+/* Instantiates every kernel and the arm table for the vector type the
+ * including file set up (vec_<arm>.h). Loops run whole vectors, then one
+ * masked vector for the tail through the same arithmetic: element i depends
+ * only on x[i], never on n or on where a chunk began. */
+#ifndef ACTK_MATH_ARM_TEMPLATE_H
+#define ACTK_MATH_ARM_TEMPLATE_H
+
+#include "../arm.h"
+#include "erf.h"
+#include "gelu.h"
+#include "gelu_tanh.h"
+#include "sigmoid.h"
+#include "tanh.h"
+
+#define ACTK_UNARY_KERNEL(kname, fn)                                                              \
+  static void kname(const float *x, float *y, size_t n) {                                        \
+    size_t i = 0;                                                                                  \
+    for (; i + VLEN <= n; i += VLEN) vf_store(y + i, fn(vf_load(x + i)));                          \
+    if (VLEN > 1 && i < n) vf_store_first(y + i, n - i, fn(vf_load_first(x + i, n - i)));        \
+  }
+
+ACTK_INLINE vf bias_gelu_v(vf x, vf b) { return gelu_v(vf_add(x, b)); }
+ACTK_INLINE vf bias_gelu_tanh_v(vf x, vf b) { return gelu_tanh_v(vf_add(x, b)); }
+
+/* One row: y[j] = fn(x[j] + b[j]) for j < len. */
+#define ACTK_BIAS_ROW(rname, fn)                                                                   \
+  static void rname(const float *x, const float *b, float *y, size_t len) {                       \
+    size_t j = 0;                                                                                  \
+    for (; j + VLEN <= len; j += VLEN) vf_store(y + j, fn(vf_load(x + j), vf_load(b + j)));        \
+    if (VLEN > 1 && j < len)                                                                       \
+      vf_store_first(y + j, len - j,                                                               \
+                     fn(vf_load_first(x + j, len - j), vf_load_first(b + j, len - j)));            \
+  }
+
+/* Narrow rows would be mostly tail: repeat the bias into a row of at least
+ * ACTK_BIAS_MIN_ROW floats first (the same values, so the same results). */
+#define ACTK_BIAS_MIN_ROW 64
+#define ACTK_BIAS_KERNEL(kname, rname)                                                             \
+  static void kname(const float *x, const float *bias, size_t width, float *y, size_t n) {        \
+    float rep[2 * ACTK_BIAS_MIN_ROW];                                                              \
+    const float *b = bias;                                                                         \
+    size_t w = width;                                                                              \
+    if (VLEN > 1 && width < ACTK_BIAS_MIN_ROW) {                                                   \
+      w = 0;                                                                                       \
+      while (w < ACTK_BIAS_MIN_ROW) {                                                              \
+        for (size_t j = 0; j < width; j++) rep[w + j] = bias[j];                                   \
+        w += width;                                                                                \
+      }                                                                                            \
+      b = rep;                                                                                     \
+    }                                                                                              \
+    size_t i = 0;                                                                                  \
+    for (; i + w <= n; i += w) rname(x + i, b, y + i, w);                                          \
+    if (i < n) rname(x + i, b, y + i, n - i);                                                      \
+  }
+
+static void swish_kernel(const float *x, float *y, size_t n, float alpha) {
+  const vf va = vf_splat(alpha);
+  size_t i = 0;
+  for (; i + VLEN <= n; i += VLEN) vf_store(y + i, swish_v(vf_load(x + i), va));
+  if (VLEN > 1 && i < n) vf_store_first(y + i, n - i, swish_v(vf_load_first(x + i, n - i), va));
+}
+
+ACTK_UNARY_KERNEL(erf_kernel, erf_v)
+ACTK_UNARY_KERNEL(tanh_kernel, tanh_v)
+ACTK_UNARY_KERNEL(sigmoid_kernel, sigmoid_v)
+ACTK_UNARY_KERNEL(gelu_kernel, gelu_v)
+ACTK_UNARY_KERNEL(gelu_tanh_kernel, gelu_tanh_v)
+ACTK_BIAS_ROW(bias_gelu_row, bias_gelu_v)
+ACTK_BIAS_ROW(bias_gelu_tanh_row, bias_gelu_tanh_v)
+ACTK_BIAS_KERNEL(bias_gelu_kernel, bias_gelu_row)
+ACTK_BIAS_KERNEL(bias_gelu_tanh_kernel, bias_gelu_tanh_row)
+
+#define ACTK_DEFINE_ARM(sym, isa_value, isa_name)                                                  \
+  const actk_arm sym = {.isa = isa_value,                                                          \
+                        .name = isa_name,                                                          \
+                        .vector_floats = VLEN,                                                     \
+                        .erf = erf_kernel,                                                         \
+                        .tanh = tanh_kernel,                                                       \
+                        .sigmoid = sigmoid_kernel,                                                 \
+                        .gelu = gelu_kernel,                                                       \
+                        .gelu_tanh = gelu_tanh_kernel,                                             \
+                        .swish = swish_kernel,                                                     \
+                        .bias_gelu = bias_gelu_kernel,                                             \
+                        .bias_gelu_tanh = bias_gelu_tanh_kernel};
+
+#endif

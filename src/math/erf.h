@@ -1,0 +1,50 @@
+/* erf(x), odd: computed on |x|, sign copied back.
+ *
+ * |x| < 0.75: erf(a) = a + a P(a^2), one rounding at the end.
+ * [0.75, 4): eight intervals of 0.40625, each a degree-6 polynomial in
+ * s = a - center with the leading coefficient as a float pair, so the final
+ * addition is the only rounding that matters (the result is in [0.71, 1)).
+ * Beyond 4, erf rounds to 1; the polynomial of the last interval, evaluated
+ * at the clamp 4, also rounds to 1. */
+#ifndef ACTK_MATH_ERF_H
+#define ACTK_MATH_ERF_H
+
+#include "coeffs_erf.h"
+#include "vec_contract.h"
+
+static const float actk_erf_center[8] = {
+    ACTK_ERF_TAIL_LO + 0.5f * ACTK_ERF_TAIL_WIDTH,  ACTK_ERF_TAIL_LO + 1.5f * ACTK_ERF_TAIL_WIDTH,
+    ACTK_ERF_TAIL_LO + 2.5f * ACTK_ERF_TAIL_WIDTH,  ACTK_ERF_TAIL_LO + 3.5f * ACTK_ERF_TAIL_WIDTH,
+    ACTK_ERF_TAIL_LO + 4.5f * ACTK_ERF_TAIL_WIDTH,  ACTK_ERF_TAIL_LO + 5.5f * ACTK_ERF_TAIL_WIDTH,
+    ACTK_ERF_TAIL_LO + 6.5f * ACTK_ERF_TAIL_WIDTH,  ACTK_ERF_TAIL_LO + 7.5f * ACTK_ERF_TAIL_WIDTH};
+
+ACTK_INLINE vf erf_v(vf x) {
+  const vf sign = vf_splat(-0.0f);
+  vf a = vf_andnot(sign, x);
+  /* small */
+  vf w = vf_mul(a, a);
+  const float *c = actk_erf_small;
+  vf p = vf_fma(vf_splat(c[5]), w, vf_splat(c[4]));
+  p = vf_fma(p, w, vf_splat(c[3]));
+  p = vf_fma(p, w, vf_splat(c[2]));
+  p = vf_fma(p, w, vf_splat(c[1]));
+  p = vf_fma(p, w, vf_splat(c[0]));
+  vf ys = vf_fma(a, p, a);
+  /* tail: NaN survives the clamp (vf_min returns its second operand) */
+  vf ac = vf_min(vf_splat(4.0f), a);
+  vf u = vf_fma(ac, vf_splat(1.0f / ACTK_ERF_TAIL_WIDTH),
+                vf_splat(-ACTK_ERF_TAIL_LO / ACTK_ERF_TAIL_WIDTH));
+  vi k = vi_min(vi_max(vf_to_vi_trunc(u), vi_splat(0)), vi_splat(7));
+  vf s = vf_sub(ac, vf_lookup8(actk_erf_center, k)); /* exact (Sterbenz) */
+  vf q = vf_fma(vf_lookup8(actk_erf_c6, k), s, vf_lookup8(actk_erf_c5, k));
+  q = vf_fma(q, s, vf_lookup8(actk_erf_c4, k));
+  q = vf_fma(q, s, vf_lookup8(actk_erf_c3, k));
+  q = vf_fma(q, s, vf_lookup8(actk_erf_c2, k));
+  q = vf_fma(q, s, vf_lookup8(actk_erf_c1, k));
+  q = vf_fma(q, s, vf_lookup8(actk_erf_c0l, k));
+  vf yt = vf_add(vf_lookup8(actk_erf_c0h, k), q);
+  vf y = vf_select(vm_lt(a, vf_splat(ACTK_ERF_SMALL)), ys, yt);
+  return vf_or(y, vf_and(x, sign));
+}
+
+#endif

@@ -1,0 +1,78 @@
+/* Portable one-lane implementation of the vector contract in
+ * src/math/vec_contract.h. Every operation mirrors the x86 instruction the AVX2
+ * arm uses, NaN rules included, so both arms give the same bits. */
+#ifndef ACTK_SCALAR_VEC_SCALAR_H
+#define ACTK_SCALAR_VEC_SCALAR_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef float vf;
+typedef int32_t vi;
+typedef int vm;
+#define VLEN 1
+
+static inline vf vf_splat(float a) { return a; }
+static inline vi vi_splat(int32_t a) { return a; }
+static inline vf vf_add(vf a, vf b) { return a + b; }
+static inline vf vf_sub(vf a, vf b) { return a - b; }
+static inline vf vf_mul(vf a, vf b) { return a * b; }
+static inline vf vf_div(vf a, vf b) { return a / b; }
+static inline vf vf_fma(vf a, vf b, vf c) { return fmaf(a, b, c); }
+static inline vf vf_fnma(vf a, vf b, vf c) { return fmaf(-a, b, c); }
+static inline vf vf_max(vf a, vf b) { return a > b ? a : b; }
+static inline vf vf_min(vf a, vf b) { return a < b ? a : b; }
+static inline vi vf_bits(vf a) {
+  vi r;
+  memcpy(&r, &a, sizeof r);
+  return r;
+}
+static inline vf vi_bits(vi a) {
+  vf r;
+  memcpy(&r, &a, sizeof r);
+  return r;
+}
+static inline vf vf_and(vf a, vf b) { return vi_bits(vf_bits(a) & vf_bits(b)); }
+static inline vf vf_or(vf a, vf b) { return vi_bits(vf_bits(a) | vf_bits(b)); }
+static inline vf vf_xor(vf a, vf b) { return vi_bits(vf_bits(a) ^ vf_bits(b)); }
+static inline vf vf_andnot(vf a, vf b) { return vi_bits(~vf_bits(a) & vf_bits(b)); }
+static inline vm vm_lt(vf a, vf b) { return a < b; }
+static inline vm vm_le(vf a, vf b) { return a <= b; }
+static inline vm vm_gt(vf a, vf b) { return a > b; }
+static inline vm vm_ge(vf a, vf b) { return a >= b; }
+static inline vf vf_select(vm m, vf t, vf f) { return m ? t : f; }
+static inline vf vf_keep(vm m, vf a) { return m ? a : 0.0f; }
+/* Shifts go through uint32_t: no signed-overflow or negative-shift UB. */
+static inline vi vi_add(vi a, vi b) { return (vi)((uint32_t)a + (uint32_t)b); }
+static inline vi vi_sub(vi a, vi b) { return (vi)((uint32_t)a - (uint32_t)b); }
+/* CVTTPS2DQ: truncation, INT32_MIN for NaN and out of range (no UB cast) */
+static inline vi vf_to_vi_trunc(vf a) {
+  return (a >= -0x1p31f && a < 0x1p31f) ? (vi)a : INT32_MIN;
+}
+static inline vi vi_max(vi a, vi b) { return a > b ? a : b; }
+static inline vi vi_min(vi a, vi b) { return a < b ? a : b; }
+static inline vi vi_sll(vi a, int s) { return (vi)((uint32_t)a << s); }
+static inline vi vi_srl(vi a, int s) { return (vi)((uint32_t)a >> s); }
+static inline vi vi_sra(vi a, int s) {
+  uint32_t u = (uint32_t)a >> s;
+  if (a < 0) u |= ~(UINT32_MAX >> s);
+  return (vi)u;
+}
+static inline vf vf_lookup8(const float t[8], vi k) { return t[(uint32_t)k & 7u]; }
+
+/* memcpy: pointers need not be 4-byte aligned (callers from other languages). */
+static inline vf vf_load(const float *p) {
+  vf r;
+  memcpy(&r, p, sizeof r);
+  return r;
+}
+static inline void vf_store(float *p, vf a) { memcpy(p, &a, sizeof a); }
+/* One lane has no tail; these exist so the shared loops compile. */
+static inline vf vf_load_first(const float *p, size_t k) { return k ? vf_load(p) : 0.0f; }
+static inline void vf_store_first(float *p, size_t k, vf a) {
+  if (k) vf_store(p, a);
+}
+
+#endif

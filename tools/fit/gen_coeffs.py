@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Generate src/math/coeffs_*.h: the polynomial coefficients of erf and gelu.
+
+Run: /usr/bin/python3 tools/fit/gen_coeffs.py (Debian python3-numpy, python3-mpmath).
+The printed fit errors are of the float32 polynomials evaluated in double; the
+sweep tool measures what the kernels actually achieve over all floats."""
+import os
+import numpy as np
+import mpmath as mp
+from fitlib import fit, f32
+
+mp.mp.dps = 40
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, '..', '..', 'src', 'math')
+
+ERF_SMALL = 0.75          # erf: |x| below uses a + a P(a^2)
+ERF_TAIL = (0.75, 4.0, 8)  # 8 equal intervals, one polynomial each
+ERF_TAIL_DEG = 6
+GELU_SMALL = 0.65         # gelu: |x| below uses 0.5 x + x h(x)
+GELU_SMALL_DEG = 4
+GELU_A = 4.0              # tail variable w = (t - A) / (t + A)
+GELU_TAIL = (0.65, 14.5)
+GELU_TAIL_DEG = 10
+
+
+def lit(v):
+    """C float literal that round-trips: shortest hex mantissa, then f."""
+    if v == 0:
+        return '0.0f'
+    mant, exp = float(np.float32(v)).hex().split('p')
+    mant = mant.rstrip('0').rstrip('.')
+    return '%sp%sf' % (mant, exp)
+
+
+def split(v):
+    h = f32(v)
+    return h, f32(v - h)
+
+
+def vec(name, vals, comment=None):
+    s = '' if comment is None else '/* %s */\n' % comment
+    return s + 'static const float %s[8] = {%s};\n' % (name, ', '.join(lit(v) for v in vals))
+
+
+def mpf_fun(f):
+    return lambda x: np.array([float(f(mp.mpf(v))) for v in x])
+
+
+def erf_coeffs():
+    out = []
+    # small: erf(a) = a + a P(w), w = a^2; error weighted as relative error of erf
+    def P(w):
+        return mp.erf(mp.sqrt(w)) / mp.sqrt(w) - 1 if w > 0 else 2 / mp.sqrt(mp.pi) - 1
+    def rel_w(w):
+        return np.array([float(1 / (mp.erf(mp.sqrt(mp.mpf(v))) / mp.sqrt(mp.mpf(v)))) if v > 0
+                         else float(mp.sqrt(mp.pi) / 2) for v in w])
+    W = ERF_SMALL ** 2
+    c, e = fit(mpf_fun(P), 0, W, list(range(6)), rel=False, m=2000, err_scale=rel_w)
+    out.append('/* erf(a) = a + a P(a^2) for |a| < %g: relative error 2^%.1f */\n' %
+               (ERF_SMALL, np.log2(e)))
+    out.append('#define ACTK_ERF_SMALL %sf\n' % repr(ERF_SMALL))
+    out.append('static const float actk_erf_small[%d] = {%s};\n' %
+               (len(c), ', '.join(lit(v) for v in c)))
+    lo, hi, N = ERF_TAIL
+    wid = (hi - lo) / N
+    cols = [[] for _ in range(ERF_TAIL_DEG + 2)]
+    worst = 0
+    for i in range(N):
+        a = lo + i * wid
+        b = a + wid
+        ctr = (a + b) / 2
+        cc, e = fit(mpf_fun(mp.erf), a, b, list(range(ERF_TAIL_DEG + 1)), center=ctr, rel=False,
+                    m=1500, split0=True)
+        worst = max(worst, e)
+        h, l = split(cc[0])
+        cols[0].append(h)
+        cols[1].append(l)
+        for k in range(1, ERF_TAIL_DEG + 1):
+            cols[k + 1].append(cc[k])
+    out.append('\n/* erf(a) for a in [%g, %g): %d intervals of %g, each a degree-%d polynomial in\n'
+               ' * s = a - center (center = start + %g), leading coefficient as hi + lo:\n'
+               ' * absolute error 2^%.1f */\n' % (lo, hi, N, wid, ERF_TAIL_DEG, wid / 2,
+                                                  np.log2(worst)))
+    out.append('#define ACTK_ERF_TAIL_LO %sf\n#define ACTK_ERF_TAIL_WIDTH %sf\n' %
+               (repr(lo), repr(wid)))
+    out.append(vec('actk_erf_c0h', cols[0]))
+    out.append(vec('actk_erf_c0l', cols[1]))
+    for k in range(1, ERF_TAIL_DEG + 1):
+        out.append(vec('actk_erf_c%d' % k, cols[k + 1]))
+    return ''.join(out)
+
+
+def gelu_coeffs():
+    out = []
+    # small: y = 0.5 x + x h, h = x P(x^2), h = 0.5 erf(x / sqrt 2);
+    # weight: the relative error of y on the negative side, where 0.5 - x^2 P cancels
+    def P(w):
+        return 0.5 * mp.erf(mp.sqrt(w / 2)) / mp.sqrt(w) if w > 0 else 1 / mp.sqrt(2 * mp.pi)
+    Pd = mpf_fun(P)
+    W = GELU_SMALL ** 2
+    c, e = fit(Pd, 0, W, list(range(GELU_SMALL_DEG + 1)), rel=False, m=2000,
+               err_scale=lambda w: w / (0.5 - w * Pd(w)))
+    out.append('/* gelu(x) = 0.5 x + x h, h = x P(x^2) for |x| < %g: relative error 2^%.1f */\n' %
+               (GELU_SMALL, np.log2(e)))
+    out.append('#define ACTK_GELU_SMALL %sf\n' % repr(GELU_SMALL))
+    out.append('static const float actk_gelu_small[%d] = {%s};\n' %
+               (len(c), ', '.join(lit(v) for v in c)))
+    # tail: K(t) = t Q(t) e^(t^2/2), Q(t) = 0.5 erfc(t / sqrt 2), as a polynomial in w
+    A = GELU_A
+    def K(t):
+        return t * 0.5 * mp.erfc(t / mp.sqrt(2)) * mp.exp(t * t / 2)
+    def Kw(w):
+        return K(A * (1 + w) / (1 - w))
+    a, b = GELU_TAIL
+    wa, wb = (a - A) / (a + A), (b - A) / (b + A)
+    cc, e = fit(mpf_fun(Kw), wa, wb, list(range(GELU_TAIL_DEG + 1)), rel=True, m=3000,
+                split0=True)
+    h, l = split(cc[0])
+    out.append('\n/* K(t) = t Q(t) e^(t^2/2) for t in [%g, %g], Q the upper normal tail, as a\n'
+               ' * degree-%d polynomial in w = (t - %g) / (t + %g), leading coefficient as\n'
+               ' * hi + lo: relative error 2^%.1f */\n' % (a, b, GELU_TAIL_DEG, A, A, np.log2(e)))
+    out.append('#define ACTK_GELU_A %sf\n' % repr(A))
+    out.append('#define ACTK_GELU_K0_HI %s\n#define ACTK_GELU_K0_LO %s\n' % (lit(h), lit(l)))
+    out.append('static const float actk_gelu_k[%d] = {%s};\n' %
+               (GELU_TAIL_DEG, ', '.join(lit(v) for v in cc[1:])))
+    return ''.join(out)
+
+
+def write(name, guard, body):
+    path = os.path.join(OUT, name)
+    with open(path, 'w') as f:
+        f.write('/* Generated by tools/fit/gen_coeffs.py; do not edit. */\n')
+        f.write('#ifndef %s\n#define %s\n\n' % (guard, guard))
+        f.write(body)
+        f.write('\n#endif\n')
+    print('wrote', os.path.relpath(path))
+
+
+if __name__ == '__main__':
+    write('coeffs_erf.h', 'ACTK_MATH_COEFFS_ERF_H', erf_coeffs())
+    write('coeffs_gelu.h', 'ACTK_MATH_COEFFS_GELU_H', gelu_coeffs())
