@@ -1,0 +1,459 @@
+/* actk: the program to run first. Says which library and arm you got and why,
+ * how fast each op is here against a plain libm loop, and whether each op on
+ * each arm is within the documented error bound on a deterministic sample.
+ *
+ *   actk [--quick] [--isa scalar|avx2] [--help]
+ *
+ * Speed: ns per element at n = 65536 on the calling thread, median of
+ * interleaved repeats (each arm and the libm loop take turns, so a noisy
+ * neighbour hits them alike). Input x ~ N(0, 3) clipped to [-12, 12].
+ * Accuracy: every 4099th float bit pattern (every 65537th with --quick) plus
+ * special values, max error in ULPs against the double reference of
+ * tools/reference.c, PASS when <= 2.0 ULP and every special is right.
+ * --isa NAME measures that arm only. Exit status: 0, 1 if an accuracy check
+ * fails, 2 on a usage error or an arm that cannot run here. */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "actk.h"
+#include "reference.h"
+
+#define BOUND_ULP 2.0
+#define SPEED_N 65536
+#define BIAS_WIDTH 4096
+#define MAX_ARMS 8
+
+/* ---- the ops: the unary table from reference.c, plus the bias ops ---- */
+
+typedef void (*loop_fn)(const float *x, const float *b, size_t w, float *y, size_t n);
+typedef actk_status (*bias_fn)(actk_pool *pool, const float *x, const float *bias, size_t width,
+                               float *y, size_t n);
+
+typedef struct {
+  const char *name;
+  const actk_op_info *unary; /* NULL for a bias op */
+  bias_fn bias;              /* NULL for a unary op */
+  double (*ref)(double);     /* bias ops: of the float sum x + bias */
+  loop_fn libm;              /* NULL if this program has no libm loop for it */
+} cli_op;
+
+/* The plain libm loops a user would otherwise write. */
+#define SQRT1_2F 0.70710678118654752440f
+#define SQRT2_PIF 0.79788456080286535588f
+static float gelu1(float x) {
+  return 0.5f * x * (1.0f + erff(x * SQRT1_2F));
+}
+static float gelu_tanh1(float x) {
+  return 0.5f * x * (1.0f + tanhf(SQRT2_PIF * (x + 0.044715f * x * x * x)));
+}
+static void libm_erf(const float *x, const float *b, size_t w, float *y, size_t n) {
+  (void)b, (void)w;
+  for (size_t i = 0; i < n; i++) y[i] = erff(x[i]);
+}
+static void libm_tanh(const float *x, const float *b, size_t w, float *y, size_t n) {
+  (void)b, (void)w;
+  for (size_t i = 0; i < n; i++) y[i] = tanhf(x[i]);
+}
+static void libm_sigmoid(const float *x, const float *b, size_t w, float *y, size_t n) {
+  (void)b, (void)w;
+  for (size_t i = 0; i < n; i++) y[i] = 1.0f / (1.0f + expf(-x[i]));
+}
+static void libm_silu(const float *x, const float *b, size_t w, float *y, size_t n) {
+  (void)b, (void)w;
+  for (size_t i = 0; i < n; i++) y[i] = x[i] / (1.0f + expf(-x[i]));
+}
+static void libm_quick_gelu(const float *x, const float *b, size_t w, float *y, size_t n) {
+  (void)b, (void)w;
+  for (size_t i = 0; i < n; i++) y[i] = x[i] / (1.0f + expf(-1.702f * x[i]));
+}
+static void libm_gelu(const float *x, const float *b, size_t w, float *y, size_t n) {
+  (void)b, (void)w;
+  for (size_t i = 0; i < n; i++) y[i] = gelu1(x[i]);
+}
+static void libm_gelu_tanh(const float *x, const float *b, size_t w, float *y, size_t n) {
+  (void)b, (void)w;
+  for (size_t i = 0; i < n; i++) y[i] = gelu_tanh1(x[i]);
+}
+static void libm_bias_gelu(const float *x, const float *b, size_t w, float *y, size_t n) {
+  for (size_t r = 0; r < n; r += w)
+    for (size_t j = 0; j < w; j++) y[r + j] = gelu1(x[r + j] + b[j]);
+}
+static void libm_bias_gelu_tanh(const float *x, const float *b, size_t w, float *y, size_t n) {
+  for (size_t r = 0; r < n; r += w)
+    for (size_t j = 0; j < w; j++) y[r + j] = gelu_tanh1(x[r + j] + b[j]);
+}
+
+static const struct {
+  const char *name;
+  loop_fn fn;
+} libm_loops[] = {
+    {"erf", libm_erf},
+    {"tanh", libm_tanh},
+    {"sigmoid", libm_sigmoid},
+    {"silu", libm_silu},
+    {"quick_gelu", libm_quick_gelu},
+    {"gelu", libm_gelu},
+    {"gelu_tanh", libm_gelu_tanh},
+};
+
+static loop_fn libm_for(const char *name) {
+  for (size_t i = 0; i < sizeof libm_loops / sizeof libm_loops[0]; i++)
+    if (!strcmp(libm_loops[i].name, name)) return libm_loops[i].fn;
+  return NULL;
+}
+
+static size_t collect_ops(cli_op *out, size_t cap) {
+  size_t k = 0;
+  for (size_t i = 0; i < actk_n_ops && k < cap; i++)
+    out[k++] =
+        (cli_op){actk_ops[i].name, &actk_ops[i], NULL, actk_ops[i].ref, libm_for(actk_ops[i].name)};
+  if (k < cap)
+    out[k++] = (cli_op){"bias_gelu", NULL, actk_bias_gelu_f32, actk_ref_gelu, libm_bias_gelu};
+  if (k < cap)
+    out[k++] = (cli_op){"bias_gelu_tanh", NULL, actk_bias_gelu_tanh_f32, actk_ref_gelu_tanh,
+                        libm_bias_gelu_tanh};
+  return k;
+}
+
+/* n must be a multiple of BIAS_WIDTH for a bias op. */
+static actk_status run_op(const cli_op *op, const float *x, const float *b, float *y, size_t n) {
+  if (op->unary) return op->unary->run(NULL, x, y, n);
+  return op->bias(NULL, x, b, BIAS_WIDTH, y, n);
+}
+
+/* ---- data ---- */
+
+static uint64_t splitmix64(uint64_t *s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+static double uniform01(uint64_t *s) {
+  return (double)((splitmix64(s) >> 11) + 1) * 0x1p-53;
+}
+
+/* N(0, sigma) clipped to [-clip, clip]: Box-Muller over a fixed-seed
+ * splitmix64, the same input as bench/. */
+static void fill_normal(float *x, size_t n, uint64_t seed, double sigma, double clip) {
+  uint64_t s = seed;
+  for (size_t i = 0; i < n; i += 2) {
+    double r = sqrt(-2.0 * log(uniform01(&s))), t = 6.283185307179586476925 * uniform01(&s);
+    double z[2] = {sigma * r * cos(t), sigma * r * sin(t)};
+    for (size_t k = 0; k < 2 && i + k < n; k++)
+      x[i + k] = (float)(z[k] > clip ? clip : z[k] < -clip ? -clip : z[k]);
+  }
+}
+
+static float from_bits(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+static void *xmalloc(size_t bytes) {
+  void *p = malloc(bytes ? bytes : 1);
+  if (!p) {
+    fprintf(stderr, "actk: out of memory\n");
+    exit(2);
+  }
+  return p;
+}
+
+static double now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- options ---- */
+
+typedef struct {
+  int quick;
+  int repeats, calls;
+  uint32_t stride;
+  actk_isa arms[MAX_ARMS];
+  int n_arms;
+} options;
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: actk [--quick] [--isa NAME] [--help]\n"
+             "  --quick     smaller accuracy sample and fewer timing repeats\n"
+             "  --isa NAME  measure only this arm (");
+  for (int v = 0; actk_isa_name((actk_isa)v); v++)
+    fprintf(f, "%s%s", v ? ", " : "", actk_isa_name((actk_isa)v));
+  fprintf(f, ")\n"
+             "Exit status: 0 ok, 1 an accuracy check failed, 2 usage or arm error.\n");
+}
+
+/* ---- the three parts ---- */
+
+static void print_facts(const options *o) {
+  unsigned v = actk_version();
+  printf("actk %s (library %u.%u.%u, header %d.%d.%d%s)\n", actk_version_string(), v / 10000,
+         v / 100 % 100, v % 100, ACTK_VERSION_MAJOR, ACTK_VERSION_MINOR, ACTK_VERSION_PATCH,
+         v == ACTK_VERSION ? "" : " -- MISMATCH");
+  printf("active arm: %s -- %s\n", actk_isa_name(actk_isa_active()), actk_isa_reason());
+  printf("cpu:        %s\n", actk_cpu_summary());
+  printf("arms:      ");
+  for (int v = 0; actk_isa_name((actk_isa)v); v++)
+    printf(" %s (%s)", actk_isa_name((actk_isa)v),
+           actk_isa_supported((actk_isa)v) ? "supported" : "not supported here");
+  printf("\nmeasuring: ");
+  for (int a = 0; a < o->n_arms; a++) printf("%s%s", a ? ", " : "", actk_isa_name(o->arms[a]));
+  printf(" and a plain libm loop\n");
+}
+
+static int force(actk_isa isa) {
+  if (actk_isa_force(isa) != ACTK_OK || actk_isa_active() != isa) {
+    fprintf(stderr, "actk: could not switch to arm %s\n", actk_isa_name(isa));
+    return 0;
+  }
+  return 1;
+}
+
+/* Returns 0 if an actk call failed. */
+static int speed(const options *o, const cli_op *ops, size_t n_ops) {
+  const size_t n = SPEED_N;
+  float *x = xmalloc(n * sizeof *x), *y = xmalloc(n * sizeof *y);
+  float *b = xmalloc(BIAS_WIDTH * sizeof *b);
+  fill_normal(x, n, 0x61636b746b5f78ULL, 3.0, 12.0);
+  fill_normal(b, BIAS_WIDTH, 0x61636b746b5f62ULL, 1.0, 4.0);
+  memset(y, 0, n * sizeof *y);
+  const int nimpl = o->n_arms + 1; /* arms, then libm */
+  double *t = xmalloc((size_t)nimpl * (size_t)o->repeats * sizeof *t);
+  int ok = 1;
+
+  printf("\nspeed: ns/element at n = %zu, one thread, median of %d interleaved repeats x %d "
+         "calls\n       input x ~ N(0, 3) clipped to [-12, 12]; bias ops use rows of %d\n",
+         n, o->repeats, o->calls, BIAS_WIDTH);
+  printf("%-15s", "op");
+  for (int a = 0; a < o->n_arms; a++) printf(" %9s %8s", actk_isa_name(o->arms[a]), "vs libm");
+  printf(" %9s\n", "libm");
+
+  for (size_t k = 0; k < n_ops && ok; k++) {
+    const cli_op *op = &ops[k];
+    for (int r = 0; r < o->repeats && ok; r++) {
+      for (int a = 0; a < nimpl && ok; a++) {
+        int is_libm = a == o->n_arms;
+        if (is_libm && !op->libm) {
+          t[a * o->repeats + r] = NAN;
+          continue;
+        }
+        if (!is_libm && !force(o->arms[a])) ok = 0;
+        if (r == 0) { /* one untimed call: warm code and data */
+          if (is_libm)
+            op->libm(x, b, BIAS_WIDTH, y, n);
+          else if (run_op(op, x, b, y, n) != ACTK_OK)
+            ok = 0;
+        }
+        double t0 = now_ns();
+        for (int c = 0; c < o->calls && ok; c++) {
+          if (is_libm)
+            op->libm(x, b, BIAS_WIDTH, y, n);
+          else if (run_op(op, x, b, y, n) != ACTK_OK)
+            ok = 0;
+        }
+        t[a * o->repeats + r] = (now_ns() - t0) / ((double)o->calls * (double)n);
+        if (!is_libm && actk_isa_active() != o->arms[a]) ok = 0;
+      }
+    }
+    if (!ok) {
+      printf("%-15s actk call failed or the arm changed under it\n", op->name);
+      break;
+    }
+    double libm = op->libm ? median(t + o->n_arms * o->repeats, o->repeats) : NAN;
+    printf("%-15s", op->name);
+    for (int a = 0; a < o->n_arms; a++) {
+      double m = median(t + a * o->repeats, o->repeats);
+      if (op->libm)
+        printf(" %9.3f %7.1fx", m, libm / m);
+      else
+        printf(" %9.3f %8s", m, "-");
+    }
+    if (op->libm)
+      printf(" %9.3f\n", libm);
+    else
+      printf(" %9s\n", "-");
+    fflush(stdout);
+  }
+  free(t);
+  free(x);
+  free(y);
+  free(b);
+  return ok;
+}
+
+static const uint32_t special_bits[] = {
+    0x00000000u, 0x80000000u,                           /* +-0 */
+    0x7f800000u, 0xff800000u,                           /* +-inf */
+    0x7fc00000u, 0xffc00000u, 0x7f800001u, 0x7fffffffu, /* NaNs, one signaling */
+    0x00000001u, 0x80000001u, 0x007fffffu, 0x807fffffu, /* subnormal min, max */
+    0x00800000u, 0x80800000u, 0x7f7fffffu, 0xff7fffffu, /* FLT_MIN, FLT_MAX */
+    0x3f800000u, 0xbf800000u, 0x3f000000u, 0xbf000000u, /* +-1, +-0.5 */
+    0x1e3ce508u, 0x9e3ce508u, 0x33d6bf95u, 0xb3d6bf95u, /* +-1e-20, +-1e-7 */
+    0x41100000u, 0xc1100000u, 0x41200000u, 0xc1200000u, /* +-9, +-10 */
+    0x42b17218u, 0xc2b17218u, 0x42b20000u, 0xc2b20000u, /* +-88.72 (exp overflow), +-89 */
+    0x42c80000u, 0xc2c80000u,                           /* +-100 */
+};
+#define N_SPECIALS (sizeof special_bits / sizeof special_bits[0])
+
+typedef struct {
+  double max_err;
+  float worst_x, worst_y; /* worst_x: the function's argument (x + bias for bias ops) */
+  double worst_ref;
+  size_t over; /* inputs over the bound */
+  int call_failed;
+} acc_result;
+
+/* Returns 1 if every checked op on every arm passed. */
+static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
+  size_t n_pat = (size_t)((UINT64_C(1) << 32) / o->stride) + 1; /* 0, s, 2s, ... < 2^32 */
+  size_t n = n_pat + N_SPECIALS;
+  n = (n + BIAS_WIDTH - 1) / BIAS_WIDTH * BIAS_WIDTH; /* whole rows for the bias ops */
+  float *x = xmalloc(n * sizeof *x), *y = xmalloc(n * sizeof *y);
+  float *b = xmalloc(BIAS_WIDTH * sizeof *b);
+  double *ref = xmalloc(n * sizeof *ref);
+  size_t i = 0;
+  for (uint64_t p = 0; p < (UINT64_C(1) << 32); p += o->stride) x[i++] = from_bits((uint32_t)p);
+  for (size_t s = 0; s < N_SPECIALS; s++) x[i++] = from_bits(special_bits[s]);
+  for (; i < n; i++) x[i] = 1.0f; /* padding to whole rows */
+  fill_normal(b, BIAS_WIDTH, 0x61636b746b5f62ULL, 1.0, 4.0);
+  acc_result *res = xmalloc(n_ops * (size_t)o->n_arms * sizeof *res);
+  int all_ok = 1;
+
+  printf("\naccuracy: max ULP error vs the double reference; %zu bit patterns (every %u-th) + "
+         "%zu specials\n          bound %.1f ULP; bias ops: x + bias (N(0,1) bias), reference "
+         "of the float sum\n",
+         n_pat, o->stride, (size_t)N_SPECIALS, BOUND_ULP);
+  printf("%-15s", "op");
+  for (int a = 0; a < o->n_arms; a++) printf(" %15s", actk_isa_name(o->arms[a]));
+  printf("\n");
+
+  for (size_t k = 0; k < n_ops; k++) {
+    const cli_op *op = &ops[k];
+    for (size_t j = 0; j < n; j++) {
+      float arg = op->unary ? x[j] : x[j] + b[j % BIAS_WIDTH];
+      ref[j] = op->ref((double)arg);
+    }
+    printf("%-15s", op->name);
+    for (int a = 0; a < o->n_arms; a++) {
+      acc_result *r = &res[k * (size_t)o->n_arms + (size_t)a];
+      memset(r, 0, sizeof *r);
+      if (!force(o->arms[a]) || run_op(op, x, b, y, n) != ACTK_OK ||
+          actk_isa_active() != o->arms[a]) {
+        r->call_failed = 1;
+        r->max_err = INFINITY;
+      } else {
+        r->max_err = -1;
+        for (size_t j = 0; j < n; j++) {
+          double e = actk_ulp_error(y[j], ref[j]);
+          if (e > BOUND_ULP) r->over++;
+          if (e > r->max_err) {
+            r->max_err = e;
+            r->worst_x = op->unary ? x[j] : x[j] + b[j % BIAS_WIDTH];
+            r->worst_y = y[j];
+            r->worst_ref = ref[j];
+          }
+        }
+      }
+      int pass = !r->call_failed && r->max_err <= BOUND_ULP;
+      all_ok &= pass;
+      char num[16];
+      if (r->call_failed)
+        snprintf(num, sizeof num, "error");
+      else
+        snprintf(num, sizeof num, "%.3f", r->max_err);
+      printf(" %10s %s", num, pass ? "PASS" : "FAIL");
+    }
+    printf("\n");
+    fflush(stdout);
+  }
+
+  for (size_t k = 0; k < n_ops; k++)
+    for (int a = 0; a < o->n_arms; a++) {
+      const acc_result *r = &res[k * (size_t)o->n_arms + (size_t)a];
+      if (r->call_failed)
+        printf("  FAIL %s on %s: the call failed or ran on another arm\n", ops[k].name,
+               actk_isa_name(o->arms[a]));
+      else if (r->max_err > BOUND_ULP)
+        printf("  FAIL %s on %s: %.3f ULP at %s = %a (%.9g), y = %a, ref = %a; %zu input(s) "
+               "over %.1f ULP\n",
+               ops[k].name, actk_isa_name(o->arms[a]), r->max_err, ops[k].unary ? "x" : "x + bias",
+               (double)r->worst_x, (double)r->worst_x, (double)r->worst_y, r->worst_ref, r->over,
+               BOUND_ULP);
+    }
+  printf("accuracy: %s\n", all_ok ? "PASS" : "FAIL");
+  free(res);
+  free(ref);
+  free(x);
+  free(y);
+  free(b);
+  return all_ok;
+}
+
+int main(int argc, char **argv) {
+  options o = {0, 9, 10, 4099, {ACTK_ISA_SCALAR}, 0};
+  const char *only = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--quick"))
+      o.quick = 1;
+    else if (!strcmp(argv[i], "--isa") && i + 1 < argc)
+      only = argv[++i];
+    else if (!strncmp(argv[i], "--isa=", 6))
+      only = argv[i] + 6;
+    else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage(stdout);
+      return 0;
+    } else {
+      fprintf(stderr, "actk: unknown argument '%s'\n", argv[i]);
+      usage(stderr);
+      return 2;
+    }
+  }
+  if (o.quick) o.repeats = 5, o.calls = 2, o.stride = 65537;
+
+  for (int v = 0; actk_isa_name((actk_isa)v) && o.n_arms < MAX_ARMS; v++) {
+    const char *name = actk_isa_name((actk_isa)v);
+    if (only && strcmp(only, name) != 0) continue;
+    if (!actk_isa_supported((actk_isa)v)) {
+      if (only) {
+        fprintf(stderr, "actk: arm %s is not supported by this CPU, OS or build\n", name);
+        return 2;
+      }
+      continue;
+    }
+    o.arms[o.n_arms++] = (actk_isa)v;
+  }
+  if (o.n_arms == 0) {
+    fprintf(stderr, "actk: unknown arm '%s'\n", only ? only : "?");
+    usage(stderr);
+    return 2;
+  }
+
+  cli_op ops[32];
+  size_t n_ops = collect_ops(ops, sizeof ops / sizeof ops[0]);
+  const actk_isa start = actk_isa_active();
+
+  print_facts(&o);
+  int speed_ok = speed(&o, ops, n_ops);
+  int acc_ok = accuracy(&o, ops, n_ops);
+  actk_isa_force(start);
+  if (!speed_ok) printf("speed: an actk call failed\n");
+  return acc_ok && speed_ok ? 0 : 1;
+}
