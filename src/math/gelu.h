@@ -4,51 +4,63 @@
  * Otherwise, with t = |x| and Q(t) = 1 - Phi(t) the upper tail:
  *   x < 0: gelu = -t Q(t)       (tiny: must be right relative to itself)
  *   x > 0: gelu = x - t Q(t)
- * and t Q(t) = K(t) e^(-t^2/2) with K smooth (it tends to 1/sqrt(2 pi)):
- * K is a polynomial in w = (t - 4)/(t + 4), the exponential comes from
- * exp_parts with t^2 split exactly into a pair, so the product is right to
- * the last bit even where e^(-t^2/2) is 1e-40. This is the erfc form of the
- * definition: 1 + erf never cancels because it is never formed. */
+ * and t Q(t) = K(t) e^(-t^2/2) with K smooth (it tends to 1/sqrt(2 pi)). K is
+ * a polynomial in s = t - center on one of eight intervals picked by the
+ * exponent and first mantissa bit of t (a shift; s is exact). t^2 is split
+ * exactly so e^(-t^2/2) is right to the last bit even at 1e-38. This is the
+ * erfc form of the definition: 1 + erf never cancels because it is never
+ * formed. */
 #ifndef ACTK_MATH_GELU_H
 #define ACTK_MATH_GELU_H
 
 #include "coeffs_gelu.h"
-#include "exp_parts.h"
+#include "exp_core.h"
 
 ACTK_INLINE vf gelu_v(vf x) {
-  const vf sign = vf_splat(-0.0f), zero = vf_splat(0.0f);
+  const vf sign = vf_splat(-0.0f);
   vf a = vf_andnot(sign, x);
-  /* t^2/2 = 112 already underflows the result to 0 (or leaves x): clamp */
+  /* t^2/2 = 112 already underflows the result to 0 (or leaves x): clamp.
+   * NaN survives (vf_min returns its second operand). */
   vf t = vf_min(vf_splat(15.0f), a);
   vf t2h = vf_mul(t, t);
-  vf t2l = vf_fma(t, t, vf_sub(zero, t2h));
   /* small */
   const float *c = actk_gelu_small;
-  vf p = vf_fma(vf_splat(c[4]), t2h, vf_splat(c[3]));
-  p = vf_fma(p, t2h, vf_splat(c[2]));
-  p = vf_fma(p, t2h, vf_splat(c[1]));
-  p = vf_fma(p, t2h, vf_splat(c[0]));
+  vf p01 = vf_fma(vf_splat(c[1]), t2h, vf_splat(c[0]));
+  vf p23 = vf_fma(vf_splat(c[3]), t2h, vf_splat(c[2]));
+  vf t4 = vf_mul(t2h, t2h);
+  vf p = vf_fma(vf_fma(vf_splat(c[4]), t4, p23), t4, p01);
   vf ys = vf_fma(x, vf_mul(x, p), vf_mul(vf_splat(0.5f), x));
-  ys = vf_or(ys, vf_and(x, sign)); /* gelu(-0) = -0; no-op for x < 0 otherwise */
-  /* tail: K(w) = K0 + w P(w) */
-  const vf A = vf_splat(ACTK_GELU_A);
-  vf w = vf_div(vf_sub(t, A), vf_add(t, A));
-  const float *k = actk_gelu_k;
-  vf q = vf_fma(vf_splat(k[9]), w, vf_splat(k[8]));
-  for (int i = 7; i >= 0; i--) q = vf_fma(q, w, vf_splat(k[i]));
-  vf rest = vf_fma(q, w, vf_splat(ACTK_GELU_K0_LO));
-  const vf k0 = vf_splat(ACTK_GELU_K0_HI);
-  exp_parts e = exp_parts_of(vf_mul(vf_splat(-0.5f), t2h), vf_mul(vf_splat(-0.5f), t2l));
-  /* T = (K0 + rest)(m + ml) 2^n, rounded once */
-  vf m, ml;
-  exp_parts_m(&e, &m, &ml);
-  /* ml carries the low parts of t^2 and reaches 2^-17: keep rest * ml */
-  vf v = vf_fma(k0, m, vf_fma(rest, m, vf_mul(vf_add(k0, rest), ml)));
-  vi n1 = vi_max(e.n, vi_splat(-126));
-  vf s1 = exp2i(n1);
-  vf yneg = vf_mul(vf_mul(vf_sub(zero, v), s1), exp2i(vi_sub(e.n, n1)));
-  vf ypos = vf_fnma(v, s1, x); /* where n < -126, T is far below half an ulp of x */
-  vf yt = vf_select(vm_lt(x, zero), yneg, ypos);
+  ys = vf_or(ys, vf_and(x, sign)); /* gelu(-0) = -0; a no-op for x < 0 otherwise */
+  /* interval: k = 2 (exponent + 1) + first mantissa bit, 0 at t = 0.5; the
+   * index merges [0.5, 1) and [1, 2) into one interval each */
+  vi k = vi_sub(vi_srl(vf_bits(t), 22), vi_splat(252));
+  k = vi_max(vi_max(vi_sub(k, vi_splat(2)), vi_sra(k, 1)), vi_splat(0));
+  vf s = vf_sub(t, vf_lookup8(actk_gelu_center, k)); /* exact (Sterbenz) */
+  vf q = vf_fma(vf_lookup8(actk_gelu_k7, k), s, vf_lookup8(actk_gelu_k6, k));
+  q = vf_fma(q, s, vf_lookup8(actk_gelu_k5, k));
+  q = vf_fma(q, s, vf_lookup8(actk_gelu_k4, k));
+  q = vf_fma(q, s, vf_lookup8(actk_gelu_k3, k));
+  q = vf_fma(q, s, vf_lookup8(actk_gelu_k2, k));
+  q = vf_fma(q, s, vf_lookup8(actk_gelu_k1, k));
+  vf rest = vf_fma(q, s, vf_lookup8(actk_gelu_k0l, k));
+  const vf k0 = vf_lookup8(actk_gelu_k0h, k);
+  /* e^(-t^2/2): -t^2/2 = -t2h/2 - zsub, zsub = (t^2 - t2h)/2 exact */
+  vf zsub = vf_mul(vf_splat(-0.5f), vf_fnma(t, t, t2h));
+  exp_core e = exp_core_of(vf_mul(vf_splat(-0.5f), t2h), zsub);
+  /* T / 2^n = (k0 + rest)(1 + p), rounded once */
+  vf v = vf_add(k0, vf_fma(k0, e.p, vf_fma(rest, e.p, rest)));
+  vf yt;
+  if (vm_all(vm_le(t, vf_splat(13.0f)))) { /* 2^n is normal */
+    vf s = exp_core_scale(&e);
+    yt = vf_select_sign(x, vf_mul(vf_sub(vf_splat(0.0f), v), s), vf_fnma(v, s, x));
+  } else {
+    vi n = exp_core_n(&e);
+    vi n1 = vi_max(n, vi_splat(-126));
+    vf s1 = exp2i(n1);
+    /* x > 0: where n < -126, T is far below half an ulp of x */
+    yt = vf_select_sign(x, scale_down(vf_mul(vf_sub(vf_splat(0.0f), v), s1), vi_sub(n, n1)),
+                        vf_fnma(v, s1, x));
+  }
   return vf_select(vm_lt(a, vf_splat(ACTK_GELU_SMALL)), ys, yt);
 }
 

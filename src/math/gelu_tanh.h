@@ -16,26 +16,35 @@
 #define ACTK_GT_C3_LO 0x1.49b16ap-29f
 
 ACTK_INLINE vf gelu_tanh_v(vf x) {
-  const vf zero = vf_splat(0.0f);
   /* below -12 the result underflows to -0 and beyond 10 it is x: clamping
    * the argument of the exponential there changes nothing */
   vf xn = vf_max(vf_splat(-12.0f), x);
   vf xc = vf_min(vf_splat(10.0f), xn);
+  /* Low parts are kept negated ("to subtract"), which is what fnma gives. */
   vf x2h = vf_mul(xc, xc);
-  vf x2l = vf_fma(xc, xc, vf_sub(zero, x2h));
-  /* w = C1 + C3 x^2 as a pair */
+  vf x2s = vf_fnma(xc, xc, x2h); /* x2h - x^2, exact */
   const vf c3h = vf_splat(ACTK_GT_C3_HI), c1h = vf_splat(ACTK_GT_C1_HI);
   vf ph = vf_mul(c3h, x2h);
-  vf pl = vf_fma(c3h, x2h, vf_sub(zero, ph));
-  pl = vf_fma(c3h, x2l, vf_fma(vf_splat(ACTK_GT_C3_LO), x2h, pl));
-  vf wh = vf_add(c1h, ph); /* TwoSum: either term may be larger */
+  vf ps = vf_fnma(c3h, x2h, ph); /* ph - c3h x2h, exact */
+  vf ls = vf_fnma(vf_splat(ACTK_GT_C3_LO), x2h, vf_fma(c3h, x2s, ps));
+  /* w = C1 + C3 x^2 = wh - ws; TwoSum since either term may be larger */
+  vf wh = vf_add(c1h, ph);
   vf bb = vf_sub(wh, c1h);
-  vf wl = vf_add(vf_sub(c1h, vf_sub(wh, bb)), vf_sub(ph, bb));
-  wl = vf_add(wl, vf_add(pl, vf_splat(ACTK_GT_C1_LO)));
+  vf err = vf_add(vf_sub(c1h, vf_sub(wh, bb)), vf_sub(ph, bb));
+  vf ws = vf_sub(vf_sub(ls, err), vf_splat(ACTK_GT_C1_LO));
+  /* z = x w = zh - zsub */
   vf zh = vf_mul(xc, wh);
-  vf zl = vf_fma(xc, wl, vf_fma(xc, wh, vf_sub(zero, zh)));
-  scaled_vf s = x_logistic(xn, zh, zl, -150.0f); /* k >= -217 */
-  vf y = scale_down(s.v, s.k);
+  vf zsub = vf_fma(xc, ws, vf_fnma(xc, wh, zh));
+  /* +inf lands here too: |z(10)| > 87 */
+  const vf sign = vf_splat(ACTK_SIGN_MASK);
+  logistic_e e;
+  if (logistic_fast_ok(zh)) {
+    e = logistic_e_fast(zh, zsub);
+    /* the sign of x, for x = -0 (y has the sign of x everywhere else too) */
+    return vf_or(logistic_div(xn, zh, e.eh, e.el), vf_and(x, sign));
+  }
+  e = logistic_e_slow(zh, zsub, -150.0f); /* k >= -117 */
+  vf y = vf_or(scale_down(logistic_div(xn, zh, e.eh, e.el), e.k), vf_and(x, sign));
   return vf_select(vm_ge(x, vf_splat(__builtin_inff())), x, y);
 }
 

@@ -19,6 +19,8 @@
  *   vm vm_lt/le/gt/ge(a, b)       ordered compares: false if either is NaN
  *   vf vf_select(m, t, f)         m ? t : f per lane
  *   vf vf_keep(m, a)              m ? a : +0 per lane
+ *   vf vf_select_sign(x, n, p)    sign bit of x set ? n : p, per lane
+ *   int vm_all(m)                 every lane of m is set
  *   vi vf_bits(vf), vf vi_bits(vi) reinterpret
  *   vi vi_add/sub(a, b)           wrapping int32
  *   vi vi_max/min(a, b)           signed int32

@@ -18,9 +18,8 @@ ERF_TAIL = (0.75, 4.0, 8)  # 8 equal intervals, one polynomial each
 ERF_TAIL_DEG = 6
 GELU_SMALL = 0.65         # gelu: |x| below uses 0.5 x + x h(x)
 GELU_SMALL_DEG = 4
-GELU_A = 4.0              # tail variable w = (t - A) / (t + A)
-GELU_TAIL = (0.65, 14.5)
-GELU_TAIL_DEG = 10
+GELU_TAIL_IV = [(0.5, 1), (1, 2), (2, 3), (3, 4), (4, 6), (6, 8), (8, 12), (12, 16)]
+GELU_TAIL_DEG = 7
 
 
 def lit(v):
@@ -105,24 +104,59 @@ def gelu_coeffs():
     out.append('#define ACTK_GELU_SMALL %sf\n' % repr(GELU_SMALL))
     out.append('static const float actk_gelu_small[%d] = {%s};\n' %
                (len(c), ', '.join(lit(v) for v in c)))
-    # tail: K(t) = t Q(t) e^(t^2/2), Q(t) = 0.5 erfc(t / sqrt 2), as a polynomial in w
-    A = GELU_A
+    # tail: K(t) = t Q(t) e^(t^2/2) on [GELU_SMALL, 15], one polynomial in s = t - center per
+    # interval; the intervals follow the float's exponent and first mantissa bit so the index is
+    # a shift, and s is exact. A rational variable such as (t - 4)/(t + 4) needs fewer terms, but
+    # its rounding alone costs two ulps near t = 0.7, where K is steep.
     def K(t):
         return t * 0.5 * mp.erfc(t / mp.sqrt(2)) * mp.exp(t * t / 2)
-    def Kw(w):
-        return K(A * (1 + w) / (1 - w))
-    a, b = GELU_TAIL
-    wa, wb = (a - A) / (a + A), (b - A) / (b + A)
-    cc, e = fit(mpf_fun(Kw), wa, wb, list(range(GELU_TAIL_DEG + 1)), rel=True, m=3000,
-                split0=True)
-    h, l = split(cc[0])
-    out.append('\n/* K(t) = t Q(t) e^(t^2/2) for t in [%g, %g], Q the upper normal tail, as a\n'
-               ' * degree-%d polynomial in w = (t - %g) / (t + %g), leading coefficient as\n'
-               ' * hi + lo: relative error 2^%.1f */\n' % (a, b, GELU_TAIL_DEG, A, A, np.log2(e)))
-    out.append('#define ACTK_GELU_A %sf\n' % repr(A))
-    out.append('#define ACTK_GELU_K0_HI %s\n#define ACTK_GELU_K0_LO %s\n' % (lit(h), lit(l)))
-    out.append('static const float actk_gelu_k[%d] = {%s};\n' %
-               (GELU_TAIL_DEG, ', '.join(lit(v) for v in cc[1:])))
+    cols = [[] for _ in range(GELU_TAIL_DEG + 3)]
+    worst = 0
+    for (a, b) in GELU_TAIL_IV:
+        ctr = (a + b) / 2
+        cc, e = fit(mpf_fun(K), max(a, GELU_SMALL - 0.05), min(b, 15.0),
+                    list(range(GELU_TAIL_DEG + 1)), center=ctr, rel=True, m=1500, split0=True)
+        worst = max(worst, e)
+        h, l = split(cc[0])
+        cols[0].append(ctr)
+        cols[1].append(h)
+        cols[2].append(l)
+        for k in range(1, GELU_TAIL_DEG + 1):
+            cols[k + 2].append(cc[k])
+    out.append('\n/* K(t) = t Q(t) e^(t^2/2) for t in [%g, 15], Q the upper normal tail: on each of\n'
+               ' * %s a degree-%d polynomial in s = t - center, leading coefficient as\n'
+               ' * hi + lo: relative error 2^%.1f */\n' % (GELU_SMALL, ' '.join(
+                   '[%g,%g)' % iv for iv in GELU_TAIL_IV), GELU_TAIL_DEG, np.log2(worst)))
+    out.append(vec('actk_gelu_center', cols[0]))
+    out.append(vec('actk_gelu_k0h', cols[1]))
+    out.append(vec('actk_gelu_k0l', cols[2]))
+    for k in range(1, GELU_TAIL_DEG + 1):
+        out.append(vec('actk_gelu_k%d' % k, cols[k + 2]))
+    return ''.join(out)
+
+
+TANH_SMALL = 0.8
+
+
+def tanh_coeffs():
+    # tanh(a) = a + a (a^2 P(a^2)) for a < TANH_SMALL; weight: relative error of tanh
+    def P(w):
+        return (mp.tanh(mp.sqrt(w)) - mp.sqrt(w)) / w ** 1.5 if w > 0 else mp.mpf(-1) / 3
+    Pd = mpf_fun(P)
+    def ratio(w):
+        return np.array([float(mp.tanh(mp.sqrt(mp.mpf(v))) / mp.sqrt(mp.mpf(v))) if v > 0 else 1.0
+                         for v in w])
+    W = TANH_SMALL ** 2
+    for deg in range(3, 10):
+        c, e = fit(Pd, 0, W, list(range(deg + 1)), rel=False, m=2000,
+                   err_scale=lambda w: w / ratio(w))
+        if e < 2 ** -27:
+            break
+    out = ['/* tanh(a) = a + a (a^2 P(a^2)) for |a| < %g: relative error 2^%.1f */\n' %
+           (TANH_SMALL, np.log2(e))]
+    out.append('#define ACTK_TANH_SMALL %sf\n' % repr(TANH_SMALL))
+    out.append('static const float actk_tanh_small[%d] = {%s};\n' %
+               (len(c), ', '.join(lit(v) for v in c)))
     return ''.join(out)
 
 
@@ -139,3 +173,4 @@ def write(name, guard, body):
 if __name__ == '__main__':
     write('coeffs_erf.h', 'ACTK_MATH_COEFFS_ERF_H', erf_coeffs())
     write('coeffs_gelu.h', 'ACTK_MATH_COEFFS_GELU_H', gelu_coeffs())
+    write('coeffs_tanh.h', 'ACTK_MATH_COEFFS_TANH_H', tanh_coeffs())

@@ -1,0 +1,63 @@
+/* e^z for z <= 0 (or small positive z), as e^z = 2^n (1 + p).
+ *
+ * Every exponential in actk feeds one more operation (a division or a
+ * product), so the core returns p = e^r - 1 and the scale separately: callers
+ * form 2^n (1 + p) with one fma, or 1 - e^z without cancellation.
+ * Reduction: n = round(z / ln2) by the add-magic trick (n lands in the low
+ * mantissa bits of t), r = z - n ln2 with ln2 in two pieces (n * LN2_HI is
+ * exact for |n| < 512), so |r| <= ln2/2. e^r - 1 = r + r^2 Q(r), Q of degree
+ * 4 fitted for relative error 2^-28.3 of e^r, evaluated Estrin-style (the
+ * critical path, not the op count, limits these kernels). */
+#ifndef ACTK_MATH_EXP_CORE_H
+#define ACTK_MATH_EXP_CORE_H
+
+#include "vec_contract.h"
+
+#define ACTK_LOG2E 0x1.715476p+0f
+#define ACTK_LN2_HI 0x1.62e400p-1f /* 16 significant bits */
+#define ACTK_LN2_LO 0x1.7f7d1cp-20f
+#define ACTK_ROUND_MAGIC 0x1.8p23f /* z/ln2 + magic rounds to an integer in the low bits */
+
+typedef struct {
+  vf p; /* e^r - 1 */
+  vf t; /* n + ACTK_ROUND_MAGIC: n is in the low mantissa bits */
+} exp_core;
+
+/* e^(z - zsub): zsub is the low part of a z the caller formed as an
+ * unevaluated pair (0 if none: subtracting +0 folds away). |z| <= 2^20. */
+ACTK_INLINE exp_core exp_core_of(vf z, vf zsub) {
+  const vf magic = vf_splat(ACTK_ROUND_MAGIC);
+  exp_core e;
+  e.t = vf_fma(z, vf_splat(ACTK_LOG2E), magic);
+  vf n = vf_sub(e.t, magic);
+  vf r = vf_fma(n, vf_splat(-ACTK_LN2_HI), z);
+  r = vf_sub(vf_fma(n, vf_splat(-ACTK_LN2_LO), r), zsub);
+  vf r2 = vf_mul(r, r);
+  vf q01 = vf_fma(vf_splat(0x1.555492p-3f), r, vf_splat(0x1.fffffcp-2f));
+  vf q23 = vf_fma(vf_splat(0x1.12398cp-7f), r, vf_splat(0x1.5558b0p-5f));
+  q23 = vf_fma(vf_splat(0x1.6a4d1ap-10f), r2, q23);
+  e.p = vf_fma(r2, vf_fma(q23, r2, q01), r);
+  return e;
+}
+
+/* n as an integer. */
+ACTK_INLINE vi exp_core_n(const exp_core *e) {
+  return vi_sub(vf_bits(e->t), vf_bits(vf_splat(ACTK_ROUND_MAGIC)));
+}
+
+/* 2^k as a float, for integer k in [-126, 127]. */
+ACTK_INLINE vf exp2i(vi k) { return vi_bits(vi_sll(vi_add(k, vi_splat(127)), 23)); }
+
+/* 2^n straight from t (two integer ops), valid while n >= -126. */
+ACTK_INLINE vf exp_core_scale(const exp_core *e) {
+  return vi_bits(vi_add(vi_sll(vf_bits(e->t), 23), vf_bits(vf_splat(1.0f))));
+}
+
+/* x * 2^k for k in [-252, 0]: exact steps, then at most one final rounding,
+ * so subnormal results round once. */
+ACTK_INLINE vf scale_down(vf x, vi k) {
+  vi k1 = vi_max(k, vi_splat(-126));
+  return vf_mul(vf_mul(x, exp2i(k1)), exp2i(vi_sub(k, k1)));
+}
+
+#endif
