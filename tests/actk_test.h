@@ -1,0 +1,317 @@
+/* Shared helpers for the actk cmocka tests: the op list every test iterates
+ * over (the 7 unary ops of tools/reference.c, swish with several alphas, the
+ * two bias ops), arm switching, deterministic inputs that cover every regime,
+ * and bit-exact comparison with readable failure messages.
+ *
+ * Tests never compare against hard-coded outputs: the kernel math may change
+ * bit-wise at any time. They compare arms, lengths, offsets and call shapes
+ * against each other, and results against the double references. */
+#ifndef ACTK_TEST_H
+#define ACTK_TEST_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "actk.h"
+#include "reference.h"
+
+/* fail() with a formatted message (cmocka's fail_msg needs a GNU extension). */
+#define test_fail(...)                                                                             \
+  do {                                                                                             \
+    char test_fail_buf_[2048];                                                                     \
+    snprintf(test_fail_buf_, sizeof test_fail_buf_, __VA_ARGS__);                                  \
+    print_error("%s\n", test_fail_buf_);                                                           \
+    fail();                                                                                        \
+  } while (0)
+
+#define test_check(cond, ...)                                                                      \
+  do {                                                                                             \
+    if (!(cond)) test_fail(__VA_ARGS__);                                                           \
+  } while (0)
+
+/* "ACTK_ERR_OVERLAP" etc.: failure messages name the enum, not its text. */
+static inline const char *test_status_name(actk_status s) {
+  switch (s) {
+  case ACTK_OK:
+    return "ACTK_OK";
+  case ACTK_ERR_NULL_POINTER:
+    return "ACTK_ERR_NULL_POINTER";
+  case ACTK_ERR_OVERLAP:
+    return "ACTK_ERR_OVERLAP";
+  case ACTK_ERR_TOO_LARGE:
+    return "ACTK_ERR_TOO_LARGE";
+  case ACTK_ERR_ZERO_WIDTH:
+    return "ACTK_ERR_ZERO_WIDTH";
+  case ACTK_ERR_WIDTH_MISMATCH:
+    return "ACTK_ERR_WIDTH_MISMATCH";
+  case ACTK_ERR_UNSUPPORTED_ISA:
+    return "ACTK_ERR_UNSUPPORTED_ISA";
+  case ACTK_ERR_INVALID_ARGUMENT:
+    return "ACTK_ERR_INVALID_ARGUMENT";
+  }
+  return "(not an actk_status)";
+}
+
+/* ---- naming the call that crashed ----
+ * cmocka turns SIGSEGV/SIGBUS into a test failure but cannot say which call
+ * faulted. Tests write what they are about to call into test_context and call
+ * test_watch_faults() at the start of the test (after cmocka installed its
+ * handler): a fault then prints the context and hands over to cmocka. */
+
+#include <signal.h>
+#include <unistd.h>
+
+static char test_context[256];
+static void (*test_cmocka_handler)(int);
+
+static inline void test_on_fault(int sig) {
+  static const char head[] = "\nfault in: ";
+  ssize_t r = write(2, head, sizeof head - 1);
+  r = write(2, test_context, strnlen(test_context, sizeof test_context));
+  r = write(2, "\n", 1);
+  (void)r;
+  if (test_cmocka_handler && test_cmocka_handler != SIG_DFL && test_cmocka_handler != SIG_IGN &&
+      test_cmocka_handler != test_on_fault)
+    test_cmocka_handler(sig); /* cmocka's handler fails the test and goes on */
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static inline void test_watch_faults(void) {
+  test_context[0] = '\0';
+  test_cmocka_handler = signal(SIGSEGV, test_on_fault);
+  signal(SIGBUS, test_on_fault);
+}
+
+/* ---- bits ---- */
+
+static inline uint32_t f2u(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+static inline float u2f(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+/* Element i of a float array that may be misaligned (the library accepts
+ * any byte address; the tests must not dereference such a pointer). */
+static inline float load_f(const void *base, size_t i) {
+  float f;
+  memcpy(&f, (const char *)base + i * sizeof(float), sizeof f);
+  return f;
+}
+
+static inline void store_f(void *base, size_t i, float f) {
+  memcpy((char *)base + i * sizeof(float), &f, sizeof f);
+}
+
+/* ---- deterministic random numbers (splitmix64) ---- */
+
+static inline uint64_t rng_next(uint64_t *s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static inline uint32_t rng_u32(uint64_t *s) {
+  return (uint32_t)(rng_next(s) >> 32);
+}
+
+/* uniform in [lo, hi) */
+static inline float rng_uniform(uint64_t *s, float lo, float hi) {
+  double u = (double)(rng_next(s) >> 11) * 0x1p-53;
+  return (float)(lo + (hi - lo) * u);
+}
+
+static const uint32_t test_specials[] = {
+    0x00000000u, 0x80000000u, /* +-0 */
+    0x7f800000u, 0xff800000u, /* +-inf */
+    0x7fc00000u, 0xffc00000u, /* quiet NaNs */
+    0x7fc12345u, 0xffd00001u, /* quiet NaNs with payload */
+    0x7f800001u, 0xffa00000u, /* signaling NaNs */
+    0x00000001u, 0x80000001u, /* smallest subnormals */
+    0x007fffffu, 0x807fffffu, /* largest subnormals */
+    0x00800000u, 0x80800000u, /* smallest normals */
+    0x7f7fffffu, 0xff7fffffu, /* largest finite */
+    0x3f800000u, 0xbf800000u, /* +-1 */
+    0x3f000000u, 0xbf000000u, /* +-0.5 */
+    0x33800000u, 0xb3800000u, /* +-2^-24 */
+    0x39800000u, 0xb9800000u, /* +-2^-12 */
+};
+#define TEST_N_SPECIALS (sizeof test_specials / sizeof test_specials[0])
+
+/* One input drawn from every regime in turn: ordinary values in [-20, 20],
+ * the region where the kernels switch formulas, tiny, huge, subnormal, the
+ * overflow/underflow edges of the exponentials, and the special values. */
+static inline float test_input(uint64_t *s) {
+  uint32_t r = rng_u32(s);
+  float sign = (r & 1u) ? -1.0f : 1.0f;
+  switch ((r >> 1) % 10u) {
+  case 0:
+  case 1:
+  case 2:
+    return rng_uniform(s, -20.0f, 20.0f);
+  case 3:
+    return sign * rng_uniform(s, 0.5f, 5.0f);
+  case 4: /* tiny: 2^-126 .. 2^-10 */
+    return sign * ldexpf(rng_uniform(s, 1.0f, 2.0f), -10 - (int)(rng_u32(s) % 117u));
+  case 5: /* huge: 2^5 .. 2^127 */
+    return sign * ldexpf(rng_uniform(s, 1.0f, 2.0f), 5 + (int)(rng_u32(s) % 123u));
+  case 6: /* subnormal */
+    return u2f((r & 0x80000000u) | (1u + rng_u32(s) % 0x7fffffu));
+  case 7: /* exponent edges */
+    return sign * rng_uniform(s, 75.0f, 110.0f);
+  case 8: /* any bit pattern at all */
+    return u2f(rng_u32(s));
+  default:
+    return u2f(test_specials[rng_u32(s) % TEST_N_SPECIALS]);
+  }
+}
+
+/* An array of inputs: the specials first, then test_input(). */
+static inline void test_fill_inputs(float *x, size_t n, uint64_t seed) {
+  uint64_t s = seed;
+  for (size_t i = 0; i < n; i++)
+    x[i] = i < TEST_N_SPECIALS ? u2f(test_specials[i]) : test_input(&s);
+}
+
+/* ---- ops ---- */
+
+typedef enum { OP_UNARY, OP_SWISH, OP_BIAS } op_kind;
+
+typedef actk_status (*bias_fn)(actk_pool *, const float *, const float *, size_t, float *, size_t);
+
+typedef struct test_op {
+  char name[32];
+  op_kind kind;
+  actk_status (*unary)(actk_pool *, const float *, float *, size_t);   /* OP_UNARY */
+  double (*ref)(double);                                               /* OP_UNARY */
+  float alpha;                                                         /* OP_SWISH */
+  bias_fn bias;                                                        /* OP_BIAS */
+  actk_status (*unfused)(actk_pool *, const float *, float *, size_t); /* OP_BIAS */
+} test_op;
+
+static const float test_swish_alphas[] = {0.25f, 1.0f, 1.702f, 3.0f, -0.5f};
+#define TEST_N_ALPHAS (sizeof test_swish_alphas / sizeof test_swish_alphas[0])
+
+#define TEST_MAX_OPS 32
+
+/* Fills ops[] (TEST_MAX_OPS entries) and returns how many. */
+static inline size_t test_ops(test_op *ops) {
+  size_t k = 0;
+  for (size_t i = 0; i < actk_n_ops; i++, k++) {
+    memset(&ops[k], 0, sizeof ops[k]);
+    snprintf(ops[k].name, sizeof ops[k].name, "%s", actk_ops[i].name);
+    ops[k].kind = OP_UNARY;
+    ops[k].unary = actk_ops[i].run;
+    ops[k].ref = actk_ops[i].ref;
+  }
+  for (size_t i = 0; i < TEST_N_ALPHAS; i++, k++) {
+    memset(&ops[k], 0, sizeof ops[k]);
+    snprintf(ops[k].name, sizeof ops[k].name, "swish(%g)", (double)test_swish_alphas[i]);
+    ops[k].kind = OP_SWISH;
+    ops[k].alpha = test_swish_alphas[i];
+  }
+  memset(&ops[k], 0, sizeof ops[k]);
+  snprintf(ops[k].name, sizeof ops[k].name, "bias_gelu");
+  ops[k].kind = OP_BIAS;
+  ops[k].bias = actk_bias_gelu_f32;
+  ops[k].unfused = actk_gelu_f32;
+  k++;
+  memset(&ops[k], 0, sizeof ops[k]);
+  snprintf(ops[k].name, sizeof ops[k].name, "bias_gelu_tanh");
+  ops[k].kind = OP_BIAS;
+  ops[k].bias = actk_bias_gelu_tanh_f32;
+  ops[k].unfused = actk_gelu_tanh_f32;
+  k++;
+  return k;
+}
+
+/* A seed that differs per op (FNV-1a of the name). */
+static inline uint64_t test_seed(const test_op *op) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const char *c = op->name; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+  return h;
+}
+
+/* Runs op on n elements; bias and width are used by bias ops only. */
+static inline actk_status test_run(const test_op *op, const float *x, const float *bias,
+                                   size_t width, float *y, size_t n) {
+  switch (op->kind) {
+  case OP_UNARY:
+    return op->unary(NULL, x, y, n);
+  case OP_SWISH:
+    return actk_swish_f32(NULL, x, y, n, op->alpha);
+  case OP_BIAS:
+    return op->bias(NULL, x, bias, width, y, n);
+  }
+  return ACTK_ERR_INVALID_ARGUMENT;
+}
+
+/* ---- arms ---- */
+
+#define TEST_N_ISA 2 /* actk_isa values 0 .. TEST_N_ISA-1 */
+
+/* Per-test state of the (op, arm) tests. */
+typedef struct test_case {
+  const test_op *op;
+  actk_isa isa;
+  actk_isa saved; /* arm active before the test, restored by the teardown */
+  char name[64];
+} test_case;
+
+/* Forces the test's arm, or skips the test if this machine cannot run it. */
+static inline void test_use_arm(test_case *tc) {
+  tc->saved = actk_isa_active();
+  if (!actk_isa_supported(tc->isa)) {
+    print_message("arm %s not supported here: skipped\n", actk_isa_name(tc->isa));
+    skip();
+  }
+  actk_status s = actk_isa_force(tc->isa);
+  test_check(s == ACTK_OK, "actk_isa_force(%s) = %s", actk_isa_name(tc->isa), test_status_name(s));
+  test_check(actk_isa_active() == tc->isa, "actk_isa_force(%s) did not take",
+             actk_isa_name(tc->isa));
+}
+
+static inline int test_restore_arm(void **state) {
+  test_case *tc = *state;
+  if (tc) actk_isa_force(tc->saved);
+  return 0;
+}
+
+/* Builds one cmocka test per (op, arm) pair, named "op/arm", and runs them. */
+static inline int test_run_op_arm_group(const char *group, const test_op *ops, size_t n_ops,
+                                        CMUnitTestFunction fn) {
+  size_t n = n_ops * TEST_N_ISA;
+  test_case *cases = calloc(n, sizeof *cases);
+  struct CMUnitTest *tests = calloc(n, sizeof *tests);
+  if (!cases || !tests) return 1;
+  for (size_t i = 0; i < n_ops; i++)
+    for (int a = 0; a < TEST_N_ISA; a++) {
+      test_case *tc = &cases[i * TEST_N_ISA + (size_t)a];
+      tc->op = &ops[i];
+      tc->isa = (actk_isa)a;
+      snprintf(tc->name, sizeof tc->name, "%.31s/%.15s", ops[i].name, actk_isa_name((actk_isa)a));
+      struct CMUnitTest t = {tc->name, fn, NULL, test_restore_arm, tc};
+      tests[i * TEST_N_ISA + (size_t)a] = t;
+    }
+  int failed = _cmocka_run_group_tests(group, tests, n, NULL, NULL);
+  free(tests);
+  free(cases);
+  return failed;
+}
+
+#endif
