@@ -1,0 +1,81 @@
+/* The fused bias kernels equal, bit for bit, the unfused computation
+ *   t[i] = x[i] + bias[i % width]   (one float addition)
+ *   y = actk_gelu_f32(t) / actk_gelu_tanh_f32(t)
+ * for many widths and row counts, out of place and in place, on every arm.
+ * A kernel that rotates the bias (starts a row at the wrong bias element),
+ * rounds the sum differently or skips it fails here. */
+#include "actk_test.h"
+
+static const size_t widths[] = {1, 3, 7, 8, 9, 63, 64, 65, 4099};
+static const size_t rows[] = {1, 2, 3, 5, 17};
+#define N_WIDTHS (sizeof widths / sizeof widths[0])
+#define N_ROWS (sizeof rows / sizeof rows[0])
+#define MAX_N (4099 * 17)
+
+static test_op g_ops[2];
+
+static void test_fused_equals_unfused(void **state) {
+  test_case *tc = *state;
+  const test_op *op = tc->op;
+  test_use_arm(tc);
+
+  float *x = malloc(MAX_N * sizeof(float)), *t = malloc(MAX_N * sizeof(float));
+  float *want = malloc(MAX_N * sizeof(float)), *y = malloc(MAX_N * sizeof(float));
+  float *bias = malloc(4099 * sizeof(float));
+  assert_non_null(x);
+  assert_non_null(t);
+  assert_non_null(want);
+  assert_non_null(y);
+  assert_non_null(bias);
+  /* ordinary values, where the bias moves the result, with every 13th from
+   * all regimes (tiny, huge, subnormal, +-0, +-inf, NaN) */
+  uint64_t sx = 0xb1a5b1a5u;
+  for (size_t i = 0; i < MAX_N; i++)
+    x[i] = (i % 13 == 12) ? test_input(&sx) : rng_uniform(&sx, -5.0f, 5.0f);
+  /* mostly ordinary biases, each distinct, so that any rotation shows;
+   * every 11th drawn from all regimes (inf + -inf = NaN included) */
+  uint64_t s = 42;
+  for (size_t j = 0; j < 4099; j++)
+    bias[j] = (j % 11 == 10) ? test_input(&s) : rng_uniform(&s, -6.0f, 6.0f);
+
+  for (size_t wi = 0; wi < N_WIDTHS; wi++)
+    for (size_t ri = 0; ri < N_ROWS; ri++) {
+      const size_t width = widths[wi], n = width * rows[ri];
+      for (size_t i = 0; i < n; i++) t[i] = x[i] + bias[i % width];
+      assert_int_equal(op->unfused(NULL, t, want, n), ACTK_OK);
+
+      for (int in_place = 0; in_place < 2; in_place++) {
+        const float *src = x;
+        if (in_place) {
+          memcpy(y, x, n * sizeof(float));
+          src = y;
+        }
+        actk_status st = op->bias(NULL, src, bias, width, y, n);
+        test_check(st == ACTK_OK, "%s: width=%zu n=%zu%s: status %s", tc->name, width, n,
+                   in_place ? " in place" : "", test_status_name(st));
+        for (size_t i = 0; i < n; i++)
+          if (f2u(y[i]) != f2u(want[i]))
+            test_fail("%s: width=%zu rows=%zu%s: element %zu (row %zu, column %zu): x=%a "
+                      "bias=%a: fused 0x%08x (%a), add then %s 0x%08x (%a)",
+                      tc->name, width, rows[ri], in_place ? " in place" : "", i, i / width,
+                      i % width, (double)x[i], (double)bias[i % width], f2u(y[i]), (double)y[i],
+                      op->kind == OP_BIAS && op->unfused == actk_gelu_f32 ? "gelu" : "gelu_tanh",
+                      f2u(want[i]), (double)want[i]);
+      }
+    }
+  free(x);
+  free(t);
+  free(want);
+  free(y);
+  free(bias);
+}
+
+int main(void) {
+  test_op all[TEST_MAX_OPS];
+  size_t n = test_ops(all), k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (all[i].kind == OP_BIAS) g_ops[k++] = all[i];
+  if (k != 2) return 1;
+  return test_run_op_arm_group("bias: fused == add then gelu", g_ops, k,
+                               test_fused_equals_unfused) != 0;
+}
