@@ -1,0 +1,148 @@
+/* No access outside [x, x + n), [bias, bias + width) and no write outside
+ * [y, y + n), on every arm, for every op and every length 1..70:
+ *   - x, y and bias end exactly at a page boundary followed by a PROT_NONE
+ *     guard page, or start exactly after one: any read or write past either
+ *     end faults (the test names the call that faulted);
+ *   - y in a heap buffer between canary words, at several offsets: nothing
+ *     outside y is written; x is malloc'ed with its exact size so ASan builds
+ *     also see heap over-reads.
+ * Results of the guarded calls must also equal an ordinary call's. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS (glibc hides it under strict POSIX 2008) */
+#include "actk_test.h"
+
+#include <sys/mman.h>
+
+#define MAX_LEN 70
+#define CANARY_WORDS 16
+#define CANARY_BITS 0x7fa5a5a5u /* a NaN no op produces from our inputs */
+
+static test_op g_ops[TEST_MAX_OPS];
+static size_t g_n_ops;
+
+/* ---- guarded regions: [PROT_NONE page][one RW page][PROT_NONE page] ---- */
+
+typedef struct guarded {
+  unsigned char *base, *lo, *hi; /* lo, hi: the RW page */
+  size_t page;
+} guarded;
+
+static void guarded_map(guarded *g) {
+  long ps = sysconf(_SC_PAGESIZE);
+  assert_true(ps > 0);
+  g->page = (size_t)ps;
+  void *p = mmap(NULL, 3 * g->page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  assert_true(p != MAP_FAILED);
+  g->base = p;
+  g->lo = g->base + g->page;
+  g->hi = g->lo + g->page;
+  assert_int_equal(mprotect(g->base, g->page, PROT_NONE), 0);
+  assert_int_equal(mprotect(g->hi, g->page, PROT_NONE), 0);
+}
+
+static void guarded_unmap(guarded *g) {
+  munmap(g->base, 3 * g->page);
+}
+
+/* n floats ending at the guard page (at_end) or starting right after one */
+static float *guarded_place(const guarded *g, int at_end, size_t n) {
+  return (float *)(void *)(at_end ? g->hi - n * sizeof(float) : g->lo);
+}
+
+static const size_t bias_widths[] = {1, 2, 3, 5, 7, 8, 9, 16, 35, 64, 65};
+#define N_BIAS_WIDTHS (sizeof bias_widths / sizeof bias_widths[0])
+
+static void test_guard_pages(void **state) {
+  test_case *tc = *state;
+  const test_op *op = tc->op;
+  test_use_arm(tc);
+
+  guarded gx, gy, gb;
+  guarded_map(&gx);
+  guarded_map(&gy);
+  guarded_map(&gb);
+  float src[MAX_LEN], bias_src[MAX_LEN], want[MAX_LEN];
+  test_fill_inputs(src, MAX_LEN, 0x9a9e ^ test_seed(op));
+  uint64_t s = 7;
+  for (size_t j = 0; j < MAX_LEN; j++) bias_src[j] = rng_uniform(&s, -3.0f, 3.0f);
+
+  static const char *const pos_name[2] = {"after guard", "before guard"};
+  test_watch_faults();
+  for (size_t n = 1; n <= MAX_LEN; n++) {
+    size_t n_w = op->kind == OP_BIAS ? N_BIAS_WIDTHS + 1 : 1;
+    for (size_t wi = 0; wi < n_w; wi++) {
+      size_t width = op->kind != OP_BIAS ? 1 : wi < N_BIAS_WIDTHS ? bias_widths[wi] : n;
+      if (n % width) continue;
+      /* the ordinary call */
+      snprintf(test_context, sizeof test_context, "%s n=%zu width=%zu plain call", tc->name, n,
+               width);
+      assert_int_equal(test_run(op, src, bias_src, width, want, n), ACTK_OK);
+      /* x, y, bias each at the start or the end of its guarded page; then in place */
+      for (int c = 0; c < 8 + 2; c++) {
+        const int in_place = c >= 8;
+        const int xe = in_place ? c - 8 : c & 1, ye = in_place ? xe : (c >> 1) & 1;
+        const int be = in_place ? !xe : (c >> 2) & 1;
+        float *x = guarded_place(&gx, xe, n);
+        float *y = in_place ? x : guarded_place(&gy, ye, n);
+        float *b = guarded_place(&gb, be, width);
+        memcpy(x, src, n * sizeof(float));
+        memcpy(b, bias_src, width * sizeof(float));
+        if (!in_place) memset(y, 0xA5, n * sizeof(float));
+        snprintf(test_context, sizeof test_context, "%s n=%zu width=%zu x %s, y %s, bias %s%s",
+                 tc->name, n, width, pos_name[xe], in_place ? "= x" : pos_name[ye],
+                 op->kind == OP_BIAS ? pos_name[be] : "unused", in_place ? " (in place)" : "");
+        actk_status st = test_run(op, x, b, width, y, n);
+        test_check(st == ACTK_OK, "%s: status %s", test_context, test_status_name(st));
+        test_check(memcmp(y, want, n * sizeof(float)) == 0,
+                   "%s: result differs from the ordinary call", test_context);
+      }
+    }
+  }
+  test_context[0] = '\0';
+  guarded_unmap(&gx);
+  guarded_unmap(&gy);
+  guarded_unmap(&gb);
+}
+
+/* y between canary words on the heap, at float offsets 0..7 (x exact-size). */
+static void test_canaries(void **state) {
+  test_case *tc = *state;
+  const test_op *op = tc->op;
+  test_use_arm(tc);
+
+  enum { OFFS = 8, TOTAL = CANARY_WORDS + OFFS + MAX_LEN + CANARY_WORDS };
+  uint32_t *buf = malloc(TOTAL * sizeof(uint32_t));
+  float bias[MAX_LEN];
+  uint64_t s = 99;
+  for (size_t j = 0; j < MAX_LEN; j++) bias[j] = rng_uniform(&s, -3.0f, 3.0f);
+  assert_non_null(buf);
+  for (size_t n = 1; n <= MAX_LEN; n++) {
+    float *x = malloc(n * sizeof(float)); /* exact: ASan sees any over-read */
+    assert_non_null(x);
+    test_fill_inputs(x, n, 0xca1a + n);
+    for (size_t off = 0; off < OFFS; off++) {
+      for (size_t i = 0; i < TOTAL; i++) buf[i] = CANARY_BITS;
+      float *y = (float *)(void *)(buf + CANARY_WORDS + off);
+      size_t width = op->kind == OP_BIAS ? (n % 7 == 0 ? 7 : n) : 1;
+      actk_status st = test_run(op, x, bias, width, y, n);
+      test_check(st == ACTK_OK, "%s: n=%zu: status %s", tc->name, n, test_status_name(st));
+      for (size_t i = 0; i < TOTAL; i++) {
+        int inside = i >= CANARY_WORDS + off && i < CANARY_WORDS + off + n;
+        if (!inside && buf[i] != CANARY_BITS)
+          test_fail("%s: n=%zu, y at float offset %zu: word y[%td] outside [y, y+n) was "
+                    "written (0x%08x)",
+                    tc->name, n, off, (ptrdiff_t)i - (ptrdiff_t)(CANARY_WORDS + off), buf[i]);
+        if (inside && buf[i] == CANARY_BITS)
+          test_fail("%s: n=%zu: y[%zu] was not written", tc->name, n, i - (CANARY_WORDS + off));
+      }
+    }
+    free(x);
+  }
+  free(buf);
+}
+
+int main(void) {
+  g_n_ops = test_ops(g_ops);
+  int failed = test_run_op_arm_group("bounds: guard pages", g_ops, g_n_ops, test_guard_pages);
+  failed += test_run_op_arm_group("bounds: canaries", g_ops, g_n_ops, test_canaries);
+  return failed != 0;
+}
