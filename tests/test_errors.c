@@ -1,0 +1,232 @@
+/* Bad arguments return their named status and write nothing: y is filled
+ * with canaries before every call and checked after. Every op is tried (the
+ * unary ops, swish, the two bias ops), on every arm: validation must not
+ * depend on the arm. Also the small library facts: status strings, isa names,
+ * forcing an unknown arm. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include "actk_test.h"
+
+#include <sys/mman.h>
+
+#define LEN 64
+#define CANARY_BITS 0x7fa5a5a5u
+
+static test_op g_ops[TEST_MAX_OPS];
+static size_t g_n_ops;
+
+/* One buffer holds x, y and bias where the test needs them to overlap. */
+static float g_mem[4 * LEN];
+/* LEN floats that end at a PROT_NONE page: calls with a huge n point here, so
+ * a library that ran the kernel anyway faults at once instead of scribbling
+ * over the process (and the fault is reported with what was called). */
+static float *g_edge;
+
+static void fill_canary(float *p, size_t n) {
+  for (size_t i = 0; i < n; i++) p[i] = u2f(CANARY_BITS);
+}
+
+/* Calls op and requires status `want`; every float of the whole test
+ * memory that was not meant to change (all of it, on an error) is checked. */
+static void expect_status(const test_case *tc, const char *what, const float *x, const float *bias,
+                          size_t width, float *y, size_t n, actk_status want) {
+  float before[4 * LEN], edge[LEN];
+  memcpy(before, g_mem, sizeof before);
+  memcpy(edge, g_edge, sizeof edge);
+  snprintf(test_context, sizeof test_context, "%s: %s (want %s)", tc->name, what,
+           test_status_name(want));
+  actk_status got = test_run(tc->op, x, bias, width, y, n);
+  test_check(got == want, "%s: %s: got %s, want %s", tc->name, what, test_status_name(got),
+             test_status_name(want));
+  if (want != ACTK_OK || n == 0)
+    test_check(memcmp(before, g_mem, sizeof before) == 0 && memcmp(edge, g_edge, sizeof edge) == 0,
+               "%s: %s: returned %s but wrote memory", tc->name, what, test_status_name(got));
+}
+
+static void test_bad_arguments(void **state) {
+  test_case *tc = *state;
+  const int is_bias = tc->op->kind == OP_BIAS;
+  test_use_arm(tc);
+  test_watch_faults();
+
+  uint64_t s = 5;
+  for (size_t i = 0; i < 4 * LEN; i++) g_mem[i] = rng_uniform(&s, -4.0f, 4.0f);
+  float *x = g_mem, *y = g_mem + LEN, *bias = g_mem + 3 * LEN;
+  fill_canary(y, LEN);
+  const size_t w = is_bias ? 8 : 1; /* width used where the width is not the point */
+
+  /* sanity: the arguments used below are good ones */
+  expect_status(tc, "good call", x, bias, w, y, LEN, ACTK_OK);
+  fill_canary(y, LEN);
+
+  /* NULL pointers with n > 0 */
+  expect_status(tc, "x NULL", NULL, bias, w, y, LEN, ACTK_ERR_NULL_POINTER);
+  expect_status(tc, "y NULL", x, bias, w, NULL, LEN, ACTK_ERR_NULL_POINTER);
+  expect_status(tc, "x and y NULL", NULL, bias, w, NULL, LEN, ACTK_ERR_NULL_POINTER);
+  expect_status(tc, "x NULL, n=1", NULL, bias, 1, y, 1, ACTK_ERR_NULL_POINTER);
+
+  /* n == 0: OK, nothing touched, NULL pointers allowed */
+  expect_status(tc, "n=0, all NULL", NULL, NULL, w, NULL, 0, ACTK_OK);
+  expect_status(tc, "n=0", x, bias, w, y, 0, ACTK_OK);
+  expect_status(tc, "n=0, bogus pointers", (const float *)(uintptr_t)0x10, (const float *)0x20, w,
+                (float *)(uintptr_t)0x30, 0, ACTK_OK);
+
+  /* partial overlap of x and y, in both directions, by floats and by bytes */
+  static const size_t shifts[] = {1, 2, 7, 8, 9, LEN / 2, LEN - 1};
+  float *z = g_mem + LEN; /* room on both sides of z */
+  for (size_t k = 0; k < sizeof shifts / sizeof shifts[0]; k++) {
+    char what[96];
+    size_t d = shifts[k];
+    snprintf(what, sizeof what, "y = x + %zu (n=%d)", d, LEN);
+    expect_status(tc, what, z, bias, w, z + d, LEN, ACTK_ERR_OVERLAP);
+    snprintf(what, sizeof what, "x = y + %zu (n=%d)", d, LEN);
+    expect_status(tc, what, z + d, bias, w, z, LEN, ACTK_ERR_OVERLAP);
+    snprintf(what, sizeof what, "y = x - %zu (n=%d)", d, LEN);
+    expect_status(tc, what, z, bias, w, z - d, LEN, ACTK_ERR_OVERLAP);
+  }
+  for (size_t b = 1; b < sizeof(float); b++) {
+    char what[96];
+    float *zb = (float *)(void *)((char *)z + b);
+    snprintf(what, sizeof what, "y = x + %zu bytes", b);
+    expect_status(tc, what, z, bias, w, zb, LEN, ACTK_ERR_OVERLAP);
+    snprintf(what, sizeof what, "x = y + %zu bytes", b);
+    expect_status(tc, what, zb, bias, w, z, LEN, ACTK_ERR_OVERLAP);
+  }
+  /* adjacent is not overlapping; y == x is in place: both OK */
+  fill_canary(y, LEN);
+  expect_status(tc, "y = x + n (adjacent)", x, bias, w, x + LEN, LEN, ACTK_OK);
+  memcpy(g_mem + 2 * LEN, x, LEN * sizeof(float));
+  expect_status(tc, "x = y + n (adjacent)", g_mem + 2 * LEN, bias, w, y, LEN, ACTK_OK);
+  expect_status(tc, "y == x (in place)", y, bias, w, y, LEN, ACTK_OK);
+  fill_canary(y, LEN);
+
+  /* n * sizeof(float) overflows size_t, or the range wraps the address
+   * space: TOO_LARGE, and no memory is touched (a kernel would fault) */
+  static const size_t huge[] = {SIZE_MAX, SIZE_MAX / 2, SIZE_MAX / 4 + 1, SIZE_MAX / 4};
+  for (size_t k = 0; k < sizeof huge / sizeof huge[0]; k++) {
+    char what[96];
+    snprintf(what, sizeof what, "n = %zu", huge[k]);
+    expect_status(tc, what, g_edge, bias, 1, y, huge[k], ACTK_ERR_TOO_LARGE);
+    snprintf(what, sizeof what, "n = %zu, in place", huge[k]);
+    expect_status(tc, what, g_edge, bias, 1, g_edge, huge[k], ACTK_ERR_TOO_LARGE);
+  }
+
+  /* a pool that does not exist (no constructor yet): INVALID_ARGUMENT */
+  {
+    actk_pool *bogus = (actk_pool *)(uintptr_t)0x1000;
+    float before[4 * LEN];
+    memcpy(before, g_mem, sizeof before);
+    actk_status got;
+    snprintf(test_context, sizeof test_context, "%s: bogus pool", tc->name);
+    switch (tc->op->kind) {
+    case OP_UNARY:
+      got = tc->op->unary(bogus, x, y, LEN);
+      break;
+    case OP_SWISH:
+      got = actk_swish_f32(bogus, x, y, LEN, tc->op->alpha);
+      break;
+    default:
+      got = tc->op->bias(bogus, x, bias, w, y, LEN);
+      break;
+    }
+    test_check(got == ACTK_ERR_INVALID_ARGUMENT, "%s: bogus pool: got %s, want %s", tc->name,
+               test_status_name(got), test_status_name(ACTK_ERR_INVALID_ARGUMENT));
+    test_check(memcmp(before, g_mem, sizeof before) == 0, "%s: bogus pool: wrote memory", tc->name);
+  }
+
+  if (!is_bias) return;
+
+  /* bias-only checks */
+  expect_status(tc, "width 0", x, bias, 0, y, LEN, ACTK_ERR_ZERO_WIDTH);
+  expect_status(tc, "width 0, n=0", x, bias, 0, y, 0, ACTK_ERR_ZERO_WIDTH);
+  expect_status(tc, "n % width != 0 (64 % 7)", x, bias, 7, y, LEN, ACTK_ERR_WIDTH_MISMATCH);
+  expect_status(tc, "n % width != 0 (64 % 65)", x, bias, 65, y, LEN, ACTK_ERR_WIDTH_MISMATCH);
+  expect_status(tc, "n % width != 0 (63 % 2)", x, bias, 2, y, LEN - 1, ACTK_ERR_WIDTH_MISMATCH);
+  expect_status(tc, "bias NULL", x, NULL, w, y, LEN, ACTK_ERR_NULL_POINTER);
+  expect_status(tc, "bias NULL, width 1", x, NULL, 1, y, LEN, ACTK_ERR_NULL_POINTER);
+  expect_status(tc, "bias NULL, in place", y, NULL, w, y, LEN, ACTK_ERR_NULL_POINTER);
+  expect_status(tc, "bias == y", x, y, w, y, LEN, ACTK_ERR_OVERLAP);
+  expect_status(tc, "bias = y + 1", x, y + 1, w, y, LEN, ACTK_ERR_OVERLAP);
+  expect_status(tc, "bias = y + n - 1", x, y + LEN - 1, w, y, LEN, ACTK_ERR_OVERLAP);
+  expect_status(tc, "bias = y - 1 (width 8)", x, y - 1, w, y, LEN, ACTK_ERR_OVERLAP);
+  expect_status(tc, "bias = y - 7 (width 8)", x, y - 7, w, y, LEN, ACTK_ERR_OVERLAP);
+  expect_status(tc, "bias = y + 2 bytes", x, (const float *)(const void *)((char *)y + 2), w, y,
+                LEN, ACTK_ERR_OVERLAP);
+  expect_status(tc, "bias = y, in place", y, y, w, y, LEN, ACTK_ERR_OVERLAP);
+  expect_status(tc, "bias huge width", g_edge, bias, SIZE_MAX / 2, y, SIZE_MAX / 2,
+                ACTK_ERR_TOO_LARGE);
+  /* bias may overlap x (both are read-only), and may end right before y */
+  fill_canary(y, LEN);
+  expect_status(tc, "bias = x", x, x, w, y, LEN, ACTK_OK);
+  fill_canary(y, LEN);
+  expect_status(tc, "bias = y - width (adjacent)", x, y - w, w, y, LEN, ACTK_OK);
+}
+
+static void test_library_facts(void **state) {
+  (void)state;
+  static const actk_status all[] = {ACTK_OK,
+                                    ACTK_ERR_NULL_POINTER,
+                                    ACTK_ERR_OVERLAP,
+                                    ACTK_ERR_TOO_LARGE,
+                                    ACTK_ERR_ZERO_WIDTH,
+                                    ACTK_ERR_WIDTH_MISMATCH,
+                                    ACTK_ERR_UNSUPPORTED_ISA,
+                                    ACTK_ERR_INVALID_ARGUMENT};
+  const size_t n = sizeof all / sizeof all[0];
+  for (size_t i = 0; i < n; i++) {
+    const char *si = actk_status_string(all[i]);
+    test_check(si != NULL && si[0] != '\0', "actk_status_string(%d) is NULL or empty", (int)all[i]);
+    for (size_t j = 0; j < i; j++)
+      test_check(strcmp(si, actk_status_string(all[j])) != 0,
+                 "actk_status_string(%d) == actk_status_string(%d) == \"%s\"", (int)all[i],
+                 (int)all[j], si);
+  }
+  test_check(actk_status_string((actk_status)99) != NULL, "actk_status_string(99) is NULL");
+  test_check(actk_status_string((actk_status)-1) != NULL, "actk_status_string(-1) is NULL");
+
+  test_check(actk_isa_name((actk_isa)99) == NULL, "actk_isa_name(99) is not NULL");
+  test_check(actk_isa_name((actk_isa)-1) == NULL, "actk_isa_name(-1) is not NULL");
+  test_check(actk_isa_name(ACTK_ISA_SCALAR) &&
+                 strcmp(actk_isa_name(ACTK_ISA_SCALAR), "scalar") == 0,
+             "actk_isa_name(SCALAR) is not \"scalar\"");
+  test_check(actk_isa_name(ACTK_ISA_AVX2) && strcmp(actk_isa_name(ACTK_ISA_AVX2), "avx2") == 0,
+             "actk_isa_name(AVX2) is not \"avx2\"");
+  test_check(actk_isa_supported((actk_isa)99) == 0, "actk_isa_supported(99) is not 0");
+
+  actk_isa before = actk_isa_active();
+  actk_status st = actk_isa_force((actk_isa)99);
+  test_check(st == ACTK_ERR_INVALID_ARGUMENT, "actk_isa_force(99) = %s, want %s",
+             test_status_name(st), test_status_name(ACTK_ERR_INVALID_ARGUMENT));
+  st = actk_isa_force((actk_isa)-1);
+  test_check(st == ACTK_ERR_INVALID_ARGUMENT, "actk_isa_force(-1) = %s, want %s",
+             test_status_name(st), test_status_name(ACTK_ERR_INVALID_ARGUMENT));
+  test_check(actk_isa_active() == before, "a failed actk_isa_force changed the active arm");
+  if (!actk_isa_supported(ACTK_ISA_AVX2)) {
+    st = actk_isa_force(ACTK_ISA_AVX2);
+    test_check(st == ACTK_ERR_UNSUPPORTED_ISA, "actk_isa_force(avx2) on a CPU without it = %s",
+               test_status_name(st));
+    test_check(actk_isa_active() == before, "a failed actk_isa_force changed the active arm");
+  }
+
+  test_check(actk_version() == ACTK_VERSION, "actk_version() = %u, header says %d", actk_version(),
+             ACTK_VERSION);
+  char v[32];
+  snprintf(v, sizeof v, "%d.%d.%d", ACTK_VERSION_MAJOR, ACTK_VERSION_MINOR, ACTK_VERSION_PATCH);
+  test_check(actk_version_string() && strcmp(actk_version_string(), v) == 0,
+             "actk_version_string() = \"%s\", want \"%s\"",
+             actk_version_string() ? actk_version_string() : "(null)", v);
+}
+
+int main(void) {
+  long page = sysconf(_SC_PAGESIZE);
+  unsigned char *m =
+      mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED || mprotect(m + page, (size_t)page, PROT_NONE) != 0) return 1;
+  g_edge = (float *)(void *)(m + page) - LEN;
+  uint64_t s = 11;
+  for (size_t i = 0; i < LEN; i++) g_edge[i] = rng_uniform(&s, -4.0f, 4.0f);
+  g_n_ops = test_ops(g_ops);
+  int failed = test_run_op_arm_group("errors: bad arguments", g_ops, g_n_ops, test_bad_arguments);
+  const struct CMUnitTest facts[] = {cmocka_unit_test(test_library_facts)};
+  failed += cmocka_run_group_tests_name("errors: library facts", facts, NULL, NULL);
+  return failed != 0;
+}
