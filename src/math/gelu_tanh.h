@@ -35,17 +35,14 @@ ACTK_INLINE vf gelu_tanh_v(vf x) {
   /* z = x w = zh - zsub */
   vf zh = vf_mul(xc, wh);
   vf zsub = vf_fma(xc, ws, vf_fnma(xc, wh, zh));
-  /* +inf lands here too: |z(10)| > 87 */
   const vf sign = vf_splat(ACTK_SIGN_MASK);
-  logistic_e e;
-  if (logistic_fast_ok(zh)) {
-    e = logistic_e_fast(zh, zsub);
-    /* the sign of x, for x = -0 (y has the sign of x everywhere else too) */
-    return vf_or(logistic_div(xn, zh, e.eh, e.el), vf_and(x, sign));
-  }
-  e = logistic_e_slow(zh, zsub, -150.0f); /* k >= -117 */
+  /* or-ing the sign of x keeps gelu_tanh(-0) = -0 (a no-op elsewhere) */
+  vf yf = vf_or(logistic_fast(xn, zh, zsub, 1), vf_and(x, sign));
+  vm fast = logistic_fast_lanes(zh); /* +inf is not: |z(10)| > 87 */
+  if (vm_all(fast)) return yf;
+  logistic_e e = logistic_e_general(zh, zsub, -150.0f); /* k >= -117 */
   vf y = vf_or(scale_down(logistic_div(xn, zh, e.eh, e.el), e.k), vf_and(x, sign));
-  return vf_select(vm_ge(x, vf_splat(__builtin_inff())), x, y);
+  return vf_select(fast, yf, vf_select(vm_ge(x, vf_splat(__builtin_inff())), x, y));
 }
 
 #endif

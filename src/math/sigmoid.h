@@ -7,13 +7,11 @@
 /* e^-104 already rounds to 0: the clamp never changes a result; k >= -50. */
 ACTK_INLINE vf sigmoid_v(vf x) {
   const vf zero = vf_splat(0.0f);
-  logistic_e e;
-  if (logistic_fast_ok(x)) {
-    e = logistic_e_fast(x, zero);
-    return logistic_div1(x, e.eh, e.el);
-  }
-  e = logistic_e_slow(x, zero, -104.0f);
-  return scale_down(logistic_div1(x, e.eh, e.el), e.k);
+  vf y = logistic_fast(vf_splat(1.0f), x, zero, 0);
+  vm fast = logistic_fast_lanes(x);
+  if (vm_all(fast)) return y;
+  logistic_e e = logistic_e_general(x, zero, -104.0f);
+  return vf_select(fast, y, scale_down(logistic_div1(x, e.eh, e.el), e.k));
 }
 
 /* alpha * x is kept exact as a pair: rounding it would cost |alpha x| half
@@ -25,21 +23,19 @@ ACTK_INLINE vf swish_v(vf x, vf alpha) {
   vf zh = vf_mul(alpha, x);
   vf zsub = vf_fnma(alpha, x, zh); /* zh - alpha x, exact */
   const vf sign = vf_splat(ACTK_SIGN_MASK);
-  logistic_e e;
-  if (logistic_fast_ok(zh)) {
-    e = logistic_e_fast(zh, zsub);
-    /* the sign of x, for x = -0 (y has the sign of x everywhere else too) */
-    return vf_or(logistic_div(x, zh, e.eh, e.el), vf_and(x, sign));
-  }
+  /* or-ing the sign of x keeps swish(-0) = -0 (a no-op elsewhere: y has the sign of x) */
+  vf yf = vf_or(logistic_fast(x, zh, zsub, 1), vf_and(x, sign));
+  vm fast = logistic_fast_lanes(zh);
+  if (vm_all(fast)) return yf;
   /* past the clamp the low part is meaningless (NaN for infinite zh) */
   zsub = vf_keep(vm_lt(vf_and(zh, abs_mask), vf_splat(256.0f)), zsub);
-  e = logistic_e_slow(zh, zsub, -193.5f);
+  logistic_e e = logistic_e_general(zh, zsub, -193.5f);
   vf y = vf_or(scale_down(logistic_div(x, zh, e.eh, e.el), e.k), vf_and(x, sign));
   /* x = +-inf with z = +-inf: the limits are x (z > 0) and a signed zero */
   const vf inf = vf_splat(__builtin_inff());
   vm special = vm_ge(vf_and(x, vf_and(zh, abs_mask)), inf);
   vf lim = vf_select_sign(zh, vf_and(x, sign), x);
-  return vf_select(special, lim, y);
+  return vf_select(fast, yf, vf_select(special, lim, y));
 }
 
 #endif

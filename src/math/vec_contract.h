@@ -17,6 +17,7 @@
  *   vf vf_and/or/xor(a, b)        bitwise
  *   vf vf_andnot(a, b)            ~a & b, bitwise
  *   vm vm_lt/le/gt/ge(a, b)       ordered compares: false if either is NaN
+ *   vm vm_isnan(a)                a is NaN
  *   vf vf_select(m, t, f)         m ? t : f per lane
  *   vf vf_keep(m, a)              m ? a : +0 per lane
  *   vf vf_select_sign(x, n, p)    sign bit of x set ? n : p, per lane
@@ -42,5 +43,10 @@
 #else
 #define ACTK_INLINE static inline
 #endif
+
+/* NaN in, the same NaN out (quieted, sign and payload kept) on every arm:
+ * what an op computes from a NaN depends on operand order, which compilers
+ * may commute in the scalar arm. x + x quiets a signalling NaN. */
+#define ACTK_NAN_PASSTHROUGH(x, y) vf_select(vm_isnan(x), vf_add((x), (x)), (y))
 
 #endif

@@ -42,6 +42,7 @@ static inline vm vm_lt(vf a, vf b) { return a < b; }
 static inline vm vm_le(vf a, vf b) { return a <= b; }
 static inline vm vm_gt(vf a, vf b) { return a > b; }
 static inline vm vm_ge(vf a, vf b) { return a >= b; }
+static inline vm vm_isnan(vf a) { return a != a; }
 static inline vf vf_select(vm m, vf t, vf f) { return m ? t : f; }
 static inline vf vf_keep(vm m, vf a) { return m ? a : 0.0f; }
 static inline vf vf_select_sign(vf x, vf neg, vf pos) { return signbit(x) ? neg : pos; }

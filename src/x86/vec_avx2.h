@@ -29,6 +29,7 @@ static inline vm vm_lt(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 static inline vm vm_le(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
 static inline vm vm_gt(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
 static inline vm vm_ge(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
+static inline vm vm_isnan(vf a) { return _mm256_cmp_ps(a, a, _CMP_UNORD_Q); }
 static inline vf vf_select(vm m, vf t, vf f) { return _mm256_blendv_ps(f, t, m); }
 static inline vf vf_keep(vm m, vf a) { return _mm256_and_ps(m, a); }
 /* x's sign bit picks: set -> neg, clear -> pos (one blendv, no compare) */
