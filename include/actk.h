@@ -45,7 +45,8 @@ typedef struct actk_pool actk_pool;
 /* Instruction-set arms. Values are part of the ABI. */
 typedef enum actk_isa {
   ACTK_ISA_SCALAR = 0, /* portable C, any CPU */
-  ACTK_ISA_AVX2 = 1    /* x86-64 AVX2 + FMA3, OS saves YMM state */
+  ACTK_ISA_AVX2 = 1,   /* x86-64 AVX2 + FMA3, OS saves YMM state */
+  ACTK_ISA_AVX512 = 2  /* x86-64 AVX-512 F + DQ, OS saves ZMM state */
 } actk_isa;
 
 /* ---- library facts ---- */
@@ -58,15 +59,16 @@ ACTK_API const char *actk_status_string(actk_status status);
 
 /* ---- instruction-set dispatch ----
  * The best arm is chosen once per process, on first use, from CPUID and XCR0.
- * ACTK_ISA=scalar|avx2 in the environment forces an arm (ignored, and said so
- * by actk_isa_reason(), if the CPU cannot run it). */
+ * ACTK_ISA=scalar|avx2|avx512 in the environment forces an arm (ignored, and
+ * said so by actk_isa_reason(), if the CPU cannot run it). All arms give the
+ * same bits for the same input. */
 
 ACTK_API actk_isa actk_isa_active(void);
-/* "scalar", "avx2"; NULL for a value that is not an actk_isa. */
+/* "scalar", "avx2", "avx512"; NULL for a value that is not an actk_isa. */
 ACTK_API const char *actk_isa_name(actk_isa isa);
 /* 1 if this CPU and OS can run the arm, else 0. */
 ACTK_API int actk_isa_supported(actk_isa isa);
-/* Why the active arm was chosen, e.g. "auto: avx2 (cpu has avx2+fma, os saves ymm)". */
+/* Why the active arm was chosen, e.g. "auto: avx512 (cpu has it, os saves its state)". */
 ACTK_API const char *actk_isa_reason(void);
 /* Switch the process-wide arm. For tests and benchmarks: calls already running
  * finish on the arm they started with. */

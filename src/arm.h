@@ -27,6 +27,7 @@ typedef struct actk_arm {
 extern const actk_arm actk_arm_scalar;
 #if defined(ACTK_HAVE_X86_ARMS)
 extern const actk_arm actk_arm_avx2;
+extern const actk_arm actk_arm_avx512;
 #endif
 
 #endif

@@ -47,6 +47,7 @@ void actk_cpu_read_raw(actk_cpu *out) {
     __cpuid_count(7, 0, a, b, c, d);
     out->has_avx2 = (b >> 5) & 1;
     out->has_avx512f = (b >> 16) & 1;
+    out->has_avx512dq = (b >> 17) & 1;
   }
   if (osxsave && avx) {
     unsigned long long xcr0 = read_xcr0();

@@ -4,7 +4,8 @@
 
 typedef struct actk_cpu {
   int is_x86;
-  int has_avx2, has_fma, has_avx512f; /* CPUID feature bits */
+  int has_avx2, has_fma;              /* CPUID feature bits */
+  int has_avx512f, has_avx512dq;
   int os_saves_ymm, os_saves_zmm;     /* OSXSAVE and XCR0 */
   int physical_cores;                 /* 0 if unknown */
   int logical_cpus;                   /* 0 if unknown */

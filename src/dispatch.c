@@ -9,8 +9,10 @@
 
 #include "cpu.h"
 
+/* Best first. */
 static const actk_arm *const g_arms[] = {
 #if defined(ACTK_HAVE_X86_ARMS)
+    &actk_arm_avx512,
     &actk_arm_avx2,
 #endif
     &actk_arm_scalar, /* last: the fallback */
@@ -33,6 +35,12 @@ static const char *unsupported_because(const actk_arm *arm) {
     if (!cpu->has_avx2) return "cpu lacks avx2";
     if (!cpu->has_fma) return "cpu lacks fma";
     if (!cpu->os_saves_ymm) return "os does not save ymm state (OSXSAVE/XCR0)";
+    return NULL;
+  case ACTK_ISA_AVX512:
+    if (!cpu->is_x86) return "not an x86 CPU";
+    if (!cpu->has_avx512f || !cpu->has_avx512dq) return "cpu lacks avx512f/dq";
+    if (!cpu->has_fma) return "cpu lacks fma";
+    if (!cpu->os_saves_zmm) return "os does not save zmm state (OSXSAVE/XCR0)";
     return NULL;
   }
   return "unknown arm";
@@ -99,6 +107,8 @@ const char *actk_isa_name(actk_isa isa) {
     return "scalar";
   case ACTK_ISA_AVX2:
     return "avx2";
+  case ACTK_ISA_AVX512:
+    return "avx512";
   }
   return NULL;
 }
@@ -115,9 +125,9 @@ actk_status actk_isa_force(actk_isa isa) {
   const actk_arm *arm = actk_dispatch_find(isa);
   if (!arm) return ACTK_ERR_UNSUPPORTED_ISA;
   actk_dispatch_active(); /* let the first choice happen, then override it */
-  atomic_store_explicit(&g_reason,
-                        isa == ACTK_ISA_SCALAR ? "actk_isa_force(scalar)" : "actk_isa_force(avx2)",
-                        memory_order_release);
+  static const char *const forced[] = {"actk_isa_force(scalar)", "actk_isa_force(avx2)",
+                                        "actk_isa_force(avx512)"};
+  atomic_store_explicit(&g_reason, forced[isa], memory_order_release);
   atomic_store_explicit(&g_active, arm, memory_order_release);
   return ACTK_OK;
 }
@@ -128,10 +138,11 @@ static pthread_once_t g_summary_once = PTHREAD_ONCE_INIT;
 static void fill_summary(void) {
   const actk_cpu *c = actk_cpu_get();
   snprintf(g_summary, sizeof g_summary,
-           "%s | %s | avx2=%d fma=%d avx512f=%d os-ymm=%d os-zmm=%d | cores=%d logical=%d | via %s",
+           "%s | %s | avx2=%d fma=%d avx512f=%d avx512dq=%d os-ymm=%d os-zmm=%d | cores=%d "
+           "logical=%d | via %s",
            c->vendor[0] ? c->vendor : "?", c->brand[0] ? c->brand : "?", c->has_avx2, c->has_fma,
-           c->has_avx512f, c->os_saves_ymm, c->os_saves_zmm, c->physical_cores, c->logical_cpus,
-           c->source);
+           c->has_avx512f, c->has_avx512dq, c->os_saves_ymm, c->os_saves_zmm, c->physical_cores,
+           c->logical_cpus, c->source);
 }
 
 const char *actk_cpu_summary(void) {

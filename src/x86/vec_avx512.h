@@ -1,0 +1,68 @@
+/* AVX-512 (F + DQ) implementation of the vector contract in
+ * src/math/vec_contract.h: 16 floats per vector, real mask registers, masked
+ * loads and stores for tails. Only for translation units compiled with
+ * -mavx512f -mavx512dq (see CMakeLists.txt). */
+#ifndef ACTK_X86_VEC_AVX512_H
+#define ACTK_X86_VEC_AVX512_H
+
+#include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef __m512 vf;
+typedef __m512i vi;
+typedef __mmask16 vm;
+#define VLEN 16
+
+static inline vf vf_splat(float a) { return _mm512_set1_ps(a); }
+static inline vi vi_splat(int32_t a) { return _mm512_set1_epi32(a); }
+static inline vf vf_add(vf a, vf b) { return _mm512_add_ps(a, b); }
+static inline vf vf_sub(vf a, vf b) { return _mm512_sub_ps(a, b); }
+static inline vf vf_mul(vf a, vf b) { return _mm512_mul_ps(a, b); }
+static inline vf vf_div(vf a, vf b) { return _mm512_div_ps(a, b); }
+static inline vf vf_fma(vf a, vf b, vf c) { return _mm512_fmadd_ps(a, b, c); }
+static inline vf vf_fnma(vf a, vf b, vf c) { return _mm512_fnmadd_ps(a, b, c); }
+static inline vf vf_max(vf a, vf b) { return _mm512_max_ps(a, b); }
+static inline vf vf_min(vf a, vf b) { return _mm512_min_ps(a, b); }
+static inline vf vf_and(vf a, vf b) { return _mm512_and_ps(a, b); }
+static inline vf vf_or(vf a, vf b) { return _mm512_or_ps(a, b); }
+static inline vf vf_xor(vf a, vf b) { return _mm512_xor_ps(a, b); }
+static inline vf vf_andnot(vf a, vf b) { return _mm512_andnot_ps(a, b); }
+static inline vm vm_lt(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
+static inline vm vm_le(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ); }
+static inline vm vm_gt(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
+static inline vm vm_ge(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ); }
+static inline vm vm_isnan(vf a) { return _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q); }
+static inline vf vf_select(vm m, vf t, vf f) { return _mm512_mask_blend_ps(m, f, t); }
+static inline vf vf_keep(vm m, vf a) { return _mm512_maskz_mov_ps(m, a); }
+static inline vf vf_select_sign(vf x, vf neg, vf pos) {
+  return _mm512_mask_blend_ps(_mm512_movepi32_mask(_mm512_castps_si512(x)), pos, neg);
+}
+static inline int vm_all(vm m) { return m == 0xffff; }
+static inline vi vf_bits(vf a) { return _mm512_castps_si512(a); }
+static inline vf vi_bits(vi a) { return _mm512_castsi512_ps(a); }
+static inline vi vi_add(vi a, vi b) { return _mm512_add_epi32(a, b); }
+static inline vi vi_sub(vi a, vi b) { return _mm512_sub_epi32(a, b); }
+static inline vi vf_to_vi_trunc(vf a) { return _mm512_cvttps_epi32(a); }
+static inline vi vi_max(vi a, vi b) { return _mm512_max_epi32(a, b); }
+static inline vi vi_min(vi a, vi b) { return _mm512_min_epi32(a, b); }
+#define vi_sll(a, imm) _mm512_slli_epi32((a), (imm))
+#define vi_srl(a, imm) _mm512_srli_epi32((a), (imm))
+#define vi_sra(a, imm) _mm512_srai_epi32((a), (imm))
+/* The 8 entries twice: permutexvar uses 4 index bits, so this is t[k & 7]. */
+static inline vf vf_lookup8(const float t[8], vi k) {
+  return _mm512_permutexvar_ps(k, _mm512_broadcast_f32x8(_mm256_loadu_ps(t)));
+}
+
+static inline __mmask16 first_lanes(size_t k) { return (__mmask16)((1u << k) - 1u); }
+static inline vf vf_load(const float *p) { return _mm512_loadu_ps(p); }
+static inline void vf_store(float *p, vf a) { _mm512_storeu_ps(p, a); }
+/* Masked lanes are neither read nor written, and cannot fault. */
+static inline vf vf_load_first(const float *p, size_t k) {
+  return _mm512_maskz_loadu_ps(first_lanes(k), p);
+}
+static inline void vf_store_first(float *p, size_t k, vf a) {
+  _mm512_mask_storeu_ps(p, first_lanes(k), a);
+}
+
+#endif
