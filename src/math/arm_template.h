@@ -21,18 +21,8 @@
     if (VLEN > 1 && i < n) vf_store_first(y + i, n - i, fn(vf_load_first(x + i, n - i)));        \
   }
 
-/* Every op with the NaN rule applied once, here. */
-#define ACTK_NAN_SAFE(name, fn)                                                                    \
-  ACTK_INLINE vf name(vf x) { return ACTK_NAN_PASSTHROUGH(x, fn(x)); }
-
-ACTK_NAN_SAFE(erf_n, erf_v)
-ACTK_NAN_SAFE(tanh_n, tanh_v)
-ACTK_NAN_SAFE(sigmoid_n, sigmoid_v)
-ACTK_NAN_SAFE(gelu_n, gelu_v)
-ACTK_NAN_SAFE(gelu_tanh_n, gelu_tanh_v)
-
-ACTK_INLINE vf bias_gelu_v(vf x, vf b) { return gelu_n(vf_add(x, b)); }
-ACTK_INLINE vf bias_gelu_tanh_v(vf x, vf b) { return gelu_tanh_n(vf_add(x, b)); }
+ACTK_INLINE vf bias_gelu_v(vf x, vf b) { return gelu_v(vf_add(x, b)); }
+ACTK_INLINE vf bias_gelu_tanh_v(vf x, vf b) { return gelu_tanh_v(vf_add(x, b)); }
 
 /* One row: y[j] = fn(x[j] + b[j]) for j < len. */
 #define ACTK_BIAS_ROW(rname, fn)                                                                   \
@@ -67,7 +57,7 @@ ACTK_INLINE vf bias_gelu_tanh_v(vf x, vf b) { return gelu_tanh_n(vf_add(x, b)); 
 
 /* silu: with alpha = 1 the low part of alpha x is exactly 0, which the
  * compiler can fold away only when it sees the constant. Same bits. */
-ACTK_INLINE vf silu_v(vf x) { return ACTK_NAN_PASSTHROUGH(x, swish_v(x, vf_splat(1.0f))); }
+ACTK_INLINE vf silu_v(vf x) { return swish_v(x, vf_splat(1.0f)); }
 ACTK_UNARY_KERNEL(silu_kernel, silu_v)
 
 static void swish_kernel(const float *x, float *y, size_t n, float alpha) {
@@ -77,21 +67,15 @@ static void swish_kernel(const float *x, float *y, size_t n, float alpha) {
   }
   const vf va = vf_splat(alpha);
   size_t i = 0;
-  for (; i + VLEN <= n; i += VLEN) {
-    vf v = vf_load(x + i);
-    vf_store(y + i, ACTK_NAN_PASSTHROUGH(v, swish_v(v, va)));
-  }
-  if (VLEN > 1 && i < n) {
-    vf v = vf_load_first(x + i, n - i);
-    vf_store_first(y + i, n - i, ACTK_NAN_PASSTHROUGH(v, swish_v(v, va)));
-  }
+  for (; i + VLEN <= n; i += VLEN) vf_store(y + i, swish_v(vf_load(x + i), va));
+  if (VLEN > 1 && i < n) vf_store_first(y + i, n - i, swish_v(vf_load_first(x + i, n - i), va));
 }
 
-ACTK_UNARY_KERNEL(erf_kernel, erf_n)
-ACTK_UNARY_KERNEL(tanh_kernel, tanh_n)
-ACTK_UNARY_KERNEL(sigmoid_kernel, sigmoid_n)
-ACTK_UNARY_KERNEL(gelu_kernel, gelu_n)
-ACTK_UNARY_KERNEL(gelu_tanh_kernel, gelu_tanh_n)
+ACTK_UNARY_KERNEL(erf_kernel, erf_v)
+ACTK_UNARY_KERNEL(tanh_kernel, tanh_v)
+ACTK_UNARY_KERNEL(sigmoid_kernel, sigmoid_v)
+ACTK_UNARY_KERNEL(gelu_kernel, gelu_v)
+ACTK_UNARY_KERNEL(gelu_tanh_kernel, gelu_tanh_v)
 ACTK_BIAS_ROW(bias_gelu_row, bias_gelu_v)
 ACTK_BIAS_ROW(bias_gelu_tanh_row, bias_gelu_tanh_v)
 ACTK_BIAS_KERNEL(bias_gelu_kernel, bias_gelu_row)

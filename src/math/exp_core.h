@@ -40,6 +40,23 @@ ACTK_INLINE exp_core exp_core_of(vf z, vf zsub) {
   return e;
 }
 
+/* e^-(z - zsub) without negating z first: n = round(-z / ln2),
+ * r = z - zsub + n ln2 and e^-r - 1 = -r + r^2 Q(-r). */
+ACTK_INLINE exp_core exp_core_neg(vf z, vf zsub) {
+  const vf magic = vf_splat(ACTK_ROUND_MAGIC);
+  exp_core e;
+  e.t = vf_fma(z, vf_splat(-ACTK_LOG2E), magic);
+  vf n = vf_sub(e.t, magic);
+  vf r = vf_fma(n, vf_splat(ACTK_LN2_HI), z);
+  r = vf_sub(vf_fma(n, vf_splat(ACTK_LN2_LO), r), zsub);
+  vf r2 = vf_mul(r, r);
+  vf q01 = vf_fma(vf_splat(-0x1.555492p-3f), r, vf_splat(0x1.fffffcp-2f));
+  vf q23 = vf_fma(vf_splat(-0x1.12398cp-7f), r, vf_splat(0x1.5558b0p-5f));
+  q23 = vf_fma(vf_splat(0x1.6a4d1ap-10f), r2, q23);
+  e.p = vf_fms(r2, vf_fma(q23, r2, q01), r);
+  return e;
+}
+
 /* n as an integer. */
 ACTK_INLINE vi exp_core_n(const exp_core *e) {
   return vi_sub(vf_bits(e->t), vf_bits(vf_splat(ACTK_ROUND_MAGIC)));

@@ -60,6 +60,7 @@ ACTK_INLINE vf gelu_v(vf x) {
     /* x > 0: where n < -126, T is far below half an ulp of x */
     yt = vf_select_sign(x, scale_down(vf_mul(vf_sub(vf_splat(0.0f), v), s1), vi_sub(n, n1)),
                         vf_fnma(v, s1, x));
+    yt = ACTK_NAN_PASSTHROUGH(x, yt); /* NaN fails t <= 13 */
   }
   return vf_select(vm_lt(a, vf_splat(ACTK_GELU_SMALL)), ys, yt);
 }

@@ -27,10 +27,9 @@ ACTK_INLINE vf gelu_tanh_v(vf x) {
   vf ph = vf_mul(c3h, x2h);
   vf ps = vf_fnma(c3h, x2h, ph); /* ph - c3h x2h, exact */
   vf ls = vf_fnma(vf_splat(ACTK_GT_C3_LO), x2h, vf_fma(c3h, x2s, ps));
-  /* w = C1 + C3 x^2 = wh - ws; TwoSum since either term may be larger */
+  /* w = C1 + C3 x^2 = wh - ws; Fast2Sum, larger term first (either can be) */
   vf wh = vf_add(c1h, ph);
-  vf bb = vf_sub(wh, c1h);
-  vf err = vf_add(vf_sub(c1h, vf_sub(wh, bb)), vf_sub(ph, bb));
+  vf err = vf_add(vf_sub(vf_max(c1h, ph), wh), vf_min(c1h, ph));
   vf ws = vf_sub(vf_sub(ls, err), vf_splat(ACTK_GT_C1_LO));
   /* z = x w = zh - zsub */
   vf zh = vf_mul(xc, wh);
@@ -42,7 +41,8 @@ ACTK_INLINE vf gelu_tanh_v(vf x) {
   if (vm_all(fast)) return yf;
   logistic_e e = logistic_e_general(zh, zsub, -150.0f); /* k >= -117 */
   vf y = vf_or(scale_down(logistic_div(xn, zh, e.eh, e.el), e.k), vf_and(x, sign));
-  return vf_select(fast, yf, vf_select(vm_ge(x, vf_splat(__builtin_inff())), x, y));
+  y = vf_select(vm_ge(x, vf_splat(__builtin_inff())), x, y);
+  return vf_select(fast, yf, ACTK_NAN_PASSTHROUGH(x, y));
 }
 
 #endif

@@ -28,8 +28,7 @@
  * three instructions; sigmoid does without it and stays under 1.5 ulp). */
 ACTK_INLINE vf logistic_fast(vf x, vf zh, vf zsub, int with_el) {
   const vf one = vf_splat(1.0f);
-  /* e^(-z): the exponent's low part enters with its sign flipped */
-  exp_core c = exp_core_of(vf_sub(vf_splat(0.0f), zh), vf_sub(vf_splat(0.0f), zsub));
+  exp_core c = exp_core_neg(zh, zsub);
   vf s = exp_core_scale(&c);
   vf E = vf_fma(s, c.p, s);
   vf d = vf_add(one, E);

@@ -11,7 +11,8 @@ ACTK_INLINE vf sigmoid_v(vf x) {
   vm fast = logistic_fast_lanes(x);
   if (vm_all(fast)) return y;
   logistic_e e = logistic_e_general(x, zero, -104.0f);
-  return vf_select(fast, y, scale_down(logistic_div1(x, e.eh, e.el), e.k));
+  vf yg = scale_down(logistic_div1(x, e.eh, e.el), e.k);
+  return vf_select(fast, y, ACTK_NAN_PASSTHROUGH(x, yg));
 }
 
 /* alpha * x is kept exact as a pair: rounding it would cost |alpha x| half
@@ -35,7 +36,7 @@ ACTK_INLINE vf swish_v(vf x, vf alpha) {
   const vf inf = vf_splat(__builtin_inff());
   vm special = vm_ge(vf_and(x, vf_and(zh, abs_mask)), inf);
   vf lim = vf_select_sign(zh, vf_and(x, sign), x);
-  return vf_select(fast, yf, vf_select(special, lim, y));
+  return vf_select(fast, yf, ACTK_NAN_PASSTHROUGH(x, vf_select(special, lim, y)));
 }
 
 #endif

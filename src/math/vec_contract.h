@@ -12,6 +12,7 @@
  *   vf vf_add/sub/mul/div(a, b)   correctly rounded
  *   vf vf_fma(a, b, c)            a*b + c, one rounding
  *   vf vf_fnma(a, b, c)           c - a*b, one rounding
+ *   vf vf_fms(a, b, c)            a*b - c, one rounding
  *   vf vf_max(a, b)               a > b ? a : b   (x86 MAXPS: b if either is NaN)
  *   vf vf_min(a, b)               a < b ? a : b   (x86 MINPS: b if either is NaN)
  *   vf vf_and/or/xor(a, b)        bitwise
@@ -44,9 +45,12 @@
 #define ACTK_INLINE static inline
 #endif
 
-/* NaN in, the same NaN out (quieted, sign and payload kept) on every arm:
- * what an op computes from a NaN depends on operand order, which compilers
- * may commute in the scalar arm. x + x quiets a signalling NaN. */
+/* NaN in, the same NaN out (quieted, sign and payload kept) on every arm.
+ * x86 FNMADD passes a NaN operand through unchanged while the scalar arm's
+ * fmaf(-a, b, c) flips its sign, so ops that use fnma on a path a NaN can
+ * reach apply this there (in their rare-lane path: NaN fails every fast-lane
+ * test). Ops without such a path propagate the input NaN by construction.
+ * x + x quiets a signalling NaN. */
 #define ACTK_NAN_PASSTHROUGH(x, y) vf_select(vm_isnan(x), vf_add((x), (x)), (y))
 
 #endif
