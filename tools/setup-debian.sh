@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Installs what building, testing, benchmarking and linting actk needs on a
+# fresh Debian 12 (bookworm) machine. Idempotent: when every package is
+# already installed it runs no apt-get at all.
+#
+#   tools/setup-debian.sh            # as root, or as a user with sudo
+#
+# Exits non-zero if anything could not be installed.
+set -euo pipefail
+
+packages=(
+  # build
+  build-essential cmake pkg-config
+  # dependencies (SPEC.md): CPU facts, tests, bench harness
+  libcpuid-dev libcmocka-dev libbenchmark-dev
+  # optional bench baselines (bench/CMakeLists.txt skips them when absent)
+  libeigen3-dev libsleef-dev
+  # CI: the second compiler, and tools/lint.sh (clang-format, cppcheck,
+  # clang-tidy; git ls-files picks the files to check)
+  clang clang-tidy clang-format cppcheck git
+)
+
+say() { printf 'setup-debian: %s\n' "$*"; }
+
+if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+  say "error: dpkg-query/apt-get not found; this script is for Debian 12" >&2
+  exit 1
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  if [[ "$status" != "installed" ]]; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  say "all ${#packages[@]} packages already installed: ${packages[*]}"
+  exit 0
+fi
+
+say "missing: ${missing[*]}"
+
+as_root=()
+if [[ "$(id -u)" != 0 ]]; then
+  if command -v sudo >/dev/null 2>&1; then
+    as_root=(sudo)
+  else
+    say "error: not root and sudo is not available; install as root: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+say "running: ${as_root[*]+${as_root[*]} }apt-get update"
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+say "running: ${as_root[*]+${as_root[*]} }apt-get install -y --no-install-recommends ${missing[*]}"
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y --no-install-recommends "${missing[@]}"
+
+# Check that apt really installed everything it was asked for.
+still=()
+for p in "${missing[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "installed" ]] || still+=("$p")
+done
+if ((${#still[@]} != 0)); then
+  say "error: still not installed: ${still[*]}" >&2
+  exit 1
+fi
+say "installed: ${missing[*]}"
