@@ -7,6 +7,7 @@
 #define ACTK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(_WIN32) && defined(ACTK_SHARED_BUILD)
 #define ACTK_API __declspec(dllexport)
@@ -35,11 +36,15 @@ typedef enum actk_status {
   ACTK_ERR_ZERO_WIDTH = 4,      /* bias width is 0 */
   ACTK_ERR_WIDTH_MISMATCH = 5,  /* n is not a multiple of the bias width */
   ACTK_ERR_UNSUPPORTED_ISA = 6, /* the CPU or OS cannot run the requested instruction set */
-  ACTK_ERR_INVALID_ARGUMENT = 7 /* an enum or option value out of its range */
+  ACTK_ERR_INVALID_ARGUMENT = 7, /* an enum or option value out of its range */
+  ACTK_ERR_OUT_OF_MEMORY = 8,    /* creating a pool could not allocate */
+  ACTK_ERR_NO_THREADS = 9,       /* a pool could not start the threads it needs */
+  ACTK_ERR_OUT_OF_RANGE = 10,    /* a RoPE position outside [0, max_position) */
+  ACTK_ERR_BAD_SHAPE = 11        /* a RoPE shape that cannot be (odd or too large rotary_dim) */
 } actk_status;
 
 /* Opaque thread pool. NULL everywhere means: run on the calling thread and
- * never create a thread. */
+ * never create a thread. See "Threading" below. */
 typedef struct actk_pool actk_pool;
 
 /* Instruction-set arms. Values are part of the ABI. */
@@ -76,6 +81,47 @@ ACTK_API actk_status actk_isa_force(actk_isa isa);
 /* One-line summary of the CPU facts dispatch used (vendor, brand, features, cores). */
 ACTK_API const char *actk_cpu_summary(void);
 
+/* ---- threading ----
+ * A pool runs a large call on several threads; small calls never touch it.
+ * The calling thread always works too and can finish a call alone, so a
+ * result never waits on a thread that does not wake. Any number of threads
+ * may call into one pool at once; a call made from a pool's own worker runs
+ * inline. Results are bit-identical for every pool and thread count. */
+
+typedef struct actk_pool_config {
+  size_t struct_size;        /* sizeof(actk_pool_config): lets the struct grow */
+  unsigned threads;          /* total, the caller included; 0: physical cores we may run on */
+  unsigned spin_us;          /* after a job, workers spin this long, then sleep; 0: sleep at once */
+  unsigned spin_backoff_max; /* >1: pause 1, 2, 4 .. this many times per spin check */
+  int pin;                   /* 1: pin worker i to the i-th allowed physical core */
+} actk_pool_config;
+
+/* Defaults: threads 0, spin_us 100, spin_backoff_max 1, pin 0. */
+ACTK_API void actk_pool_config_init(actk_pool_config *config);
+/* A pool of its own. Thread creation failures leave fewer workers, never an
+ * error (ACTK_ERR_NO_THREADS only if a pool of more than one thread was asked
+ * for and none could start). config NULL: defaults. */
+ACTK_API actk_status actk_pool_create(const actk_pool_config *config, actk_pool **pool);
+/* Joins the workers and frees the pool. No call may be using it. NULL: no-op. */
+ACTK_API void actk_pool_destroy(actk_pool *pool);
+/* The process-wide pool with default settings, created on first use (and
+ * again in a child after fork). NULL if it could not be created. */
+ACTK_API actk_pool *actk_pool_default(void);
+/* Threads a call may use, the caller included: 1 for NULL. */
+ACTK_API unsigned actk_pool_threads(const actk_pool *pool);
+
+/* The embedding engine's parallel-for (the shape of ONNX Runtime's
+ * KernelContext_ParallelFor): run fn(data, i) for every i in [0, total),
+ * on any threads, in any order, batched as it likes (num_batch is a hint),
+ * and return when all are done. */
+typedef void (*actk_parallel_for_fn)(void *host, void (*fn)(void *data, size_t i), size_t total,
+                                     size_t num_batch, void *data);
+/* A pool that runs actk's chunks on the engine's threads instead of its own:
+ * no second set of spinning threads competes for the cores. threads: how many
+ * the engine will run at once (for sizing chunks). */
+ACTK_API actk_status actk_pool_create_host(actk_parallel_for_fn parallel_for, void *host,
+                                           unsigned threads, actk_pool **pool);
+
 /* ---- unary activations, f32 ----
  * y may equal x (in place); any other overlap is ACTK_ERR_OVERLAP.
  * n == 0 is ACTK_OK and touches nothing. Element i of y depends only on x[i]
@@ -106,6 +152,49 @@ ACTK_API actk_status actk_bias_gelu_f32(actk_pool *pool, const float *x, const f
                                         size_t width, float *y, size_t n);
 ACTK_API actk_status actk_bias_gelu_tanh_f32(actk_pool *pool, const float *x, const float *bias,
                                              size_t width, float *y, size_t n);
+
+/* ---- rotary position embedding, f32 ----
+ * ONNX Runtime com.microsoft RotaryEmbedding semantics. For each token
+ * (b, s), head h and pair (a, b) of channels with cache entries (c, s) at the
+ * token's position: a' = a c - b s, b' = b c + a s, computed as
+ * a c - fl(b s) and b c + fl(a s) with one fused multiply-add each, the same
+ * in every arm. Channels from rotary_dim to head_size are copied. y may equal
+ * x; a position outside [0, max_position) is ACTK_ERR_OUT_OF_RANGE and
+ * nothing is written. */
+
+typedef enum actk_rope_layout {
+  ACTK_ROPE_BSHD = 0, /* x[b][s][h][d], also [B, S, H*D] */
+  ACTK_ROPE_BHSD = 1  /* x[b][h][s][d] */
+} actk_rope_layout;
+
+typedef enum actk_rope_style {
+  ACTK_ROPE_SPLIT_HALF = 0, /* GPT-NeoX / Llama, ORT interleaved=0: pairs (j, j + rotary_dim/2) */
+  ACTK_ROPE_INTERLEAVED = 1 /* GPT-J, ORT interleaved=1: pairs (2j, 2j + 1) */
+} actk_rope_style;
+
+typedef struct actk_rope_desc {
+  size_t struct_size; /* sizeof(actk_rope_desc) */
+  size_t batch, seq_len, heads, head_size;
+  size_t rotary_dim; /* even, <= head_size; 0 means head_size */
+  actk_rope_layout layout;
+  actk_rope_style style;
+  size_t max_position;    /* rows of the cos and sin caches */
+  int64_t position_start; /* positions are start + s when position_ids is NULL */
+} actk_rope_desc;
+
+/* Fills desc with struct_size set, sizes 0, split-half, BSHD, start 0. */
+ACTK_API void actk_rope_desc_init(actk_rope_desc *desc);
+
+/* position_ids: [batch][seq_len] int64, or NULL. cos_cache and sin_cache:
+ * [max_position][rotary_dim / 2]. */
+ACTK_API actk_status actk_rope_f32(actk_pool *pool, const actk_rope_desc *desc, const float *x,
+                                   const int64_t *position_ids, const float *cos_cache,
+                                   const float *sin_cache, float *y);
+
+/* cos/sin caches [max_position][rotary_dim / 2] for angles p * theta^(-2j /
+ * rotary_dim), computed in double and rounded once. theta 0 means 10000. */
+ACTK_API actk_status actk_rope_cache_f32(float *cos_cache, float *sin_cache, size_t max_position,
+                                         size_t rotary_dim, double theta);
 
 #ifdef __cplusplus
 }

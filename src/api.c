@@ -32,27 +32,37 @@ const char *actk_status_string(actk_status status) {
     return "instruction set not supported by this CPU, OS or build";
   case ACTK_ERR_INVALID_ARGUMENT:
     return "argument out of range";
+  case ACTK_ERR_OUT_OF_MEMORY:
+    return "out of memory";
+  case ACTK_ERR_NO_THREADS:
+    return "no worker thread could be started";
+  case ACTK_ERR_OUT_OF_RANGE:
+    return "a position is outside [0, max_position)";
+  case ACTK_ERR_BAD_SHAPE:
+    return "rotary_dim is odd or larger than head_size";
   }
   return "unknown status";
 }
 
-#define ACTK_UNARY_API(op)                                                                         \
+#define ACTK_UNARY_API(op, cost)                                                                   \
   actk_status actk_##op##_f32(actk_pool *pool, const float *x, float *y, size_t n) {              \
     actk_status s = actk_check_unary(x, y, n);                                                     \
     if (s != ACTK_OK || n == 0) return s;                                                          \
-    return actk_run_unary(pool, actk_dispatch_active()->op, x, y, n);                              \
+    actk_run_unary(pool, cost, actk_dispatch_active()->op, x, y, n);                               \
+    return ACTK_OK;                                                                                \
   }
 
-ACTK_UNARY_API(erf)
-ACTK_UNARY_API(tanh)
-ACTK_UNARY_API(sigmoid)
-ACTK_UNARY_API(gelu)
-ACTK_UNARY_API(gelu_tanh)
+ACTK_UNARY_API(erf, ACTK_COST_MEDIUM)
+ACTK_UNARY_API(tanh, ACTK_COST_MEDIUM)
+ACTK_UNARY_API(sigmoid, ACTK_COST_MEDIUM)
+ACTK_UNARY_API(gelu, ACTK_COST_EXPENSIVE)
+ACTK_UNARY_API(gelu_tanh, ACTK_COST_EXPENSIVE)
 
 actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, size_t n, float alpha) {
   actk_status s = actk_check_unary(x, y, n);
   if (s != ACTK_OK || n == 0) return s;
-  return actk_run_swish(pool, actk_dispatch_active()->swish, x, y, n, alpha);
+  actk_run_swish(pool, ACTK_COST_MEDIUM, actk_dispatch_active()->swish, x, y, n, alpha);
+  return ACTK_OK;
 }
 
 actk_status actk_silu_f32(actk_pool *pool, const float *x, float *y, size_t n) {
@@ -68,7 +78,8 @@ actk_status actk_quick_gelu_f32(actk_pool *pool, const float *x, float *y, size_
                               float *y, size_t n) {                                                \
     actk_status s = actk_check_bias(x, bias, width, y, n);                                         \
     if (s != ACTK_OK || n == 0) return s;                                                          \
-    return actk_run_bias(pool, actk_dispatch_active()->op, x, bias, width, y, n);                  \
+    actk_run_bias(pool, ACTK_COST_EXPENSIVE, actk_dispatch_active()->op, x, bias, width, y, n);    \
+    return ACTK_OK;                                                                                \
   }
 
 ACTK_BIAS_API(bias_gelu)

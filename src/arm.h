@@ -14,6 +14,11 @@ typedef void (*actk_swish_kernel)(const float *x, float *y, size_t n, float alph
 typedef void (*actk_bias_kernel)(const float *x, const float *bias, size_t width, float *y,
                                  size_t n);
 
+/* RoPE rows of one token: row i at x + i * stride, rotary_dim = 2 half
+ * channels rotated with the cache row (c, s); channels past them untouched. */
+typedef void (*actk_rope_kernel)(const float *x, float *y, size_t rows, size_t stride,
+                                 const float *c, const float *s, size_t half, int interleaved);
+
 typedef struct actk_arm {
   actk_isa isa;
   const char *name;
@@ -21,6 +26,7 @@ typedef struct actk_arm {
   actk_unary_kernel erf, tanh, sigmoid, gelu, gelu_tanh;
   actk_swish_kernel swish;
   actk_bias_kernel bias_gelu, bias_gelu_tanh;
+  actk_rope_kernel rope;
 } actk_arm;
 
 /* Defined by each arm's translation unit. */

@@ -5,6 +5,7 @@
 #include "cpu.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -78,10 +79,7 @@ static void cpu_init(void) {
   if (cpuid_present() && cpuid_get_raw_data(&raw) == 0 && cpu_identify(&raw, &id) == 0) {
     g_cpu.source = "libcpuid";
     if (id.num_cores > 0) g_cpu.physical_cores = id.num_cores;
-    if (id.brand_str[0]) {
-      strncpy(g_cpu.brand, id.brand_str, sizeof g_cpu.brand - 1);
-      g_cpu.brand[sizeof g_cpu.brand - 1] = '\0';
-    }
+    if (id.brand_str[0]) snprintf(g_cpu.brand, sizeof g_cpu.brand, "%s", id.brand_str);
   }
 #endif
 }

@@ -1,15 +1,26 @@
-/* Runs a kernel over a validated array. Until the pool lands every call runs
- * on the calling thread; the pool argument is accepted and must be NULL. */
+/* Runs a kernel over a validated array: serially for small calls (without
+ * touching the pool), otherwise split by actk_plan_split over the pool. */
 #ifndef ACTK_RUNNER_H
 #define ACTK_RUNNER_H
 
-#include "arm.h"
+#include <stdatomic.h>
 
-actk_status actk_run_unary(actk_pool *pool, actk_unary_kernel k, const float *x, float *y,
-                           size_t n);
-actk_status actk_run_swish(actk_pool *pool, actk_swish_kernel k, const float *x, float *y,
-                           size_t n, float alpha);
-actk_status actk_run_bias(actk_pool *pool, actk_bias_kernel k, const float *x, const float *bias,
-                          size_t width, float *y, size_t n);
+#include "arm.h"
+#include "plan.h"
+
+void actk_run_unary(actk_pool *pool, actk_cost cost, actk_unary_kernel k, const float *x,
+                    float *y, size_t n);
+void actk_run_swish(actk_pool *pool, actk_cost cost, actk_swish_kernel k, const float *x,
+                    float *y, size_t n, float alpha);
+void actk_run_bias(actk_pool *pool, actk_cost cost, actk_bias_kernel k, const float *x,
+                   const float *bias, size_t width, float *y, size_t n);
+
+/* Generic: task(ctx, begin, end) over [0, n) in chunks of whole granules. */
+typedef void (*actk_range_fn)(void *ctx, size_t begin, size_t end);
+void actk_run_ranges(actk_pool *pool, actk_cost cost, size_t n, size_t granule, actk_range_fn fn,
+                     void *ctx);
+
+/* For tests: how many calls took the parallel branch (relaxed counter). */
+extern atomic_ulong actk_runner_parallel_calls;
 
 #endif

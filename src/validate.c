@@ -34,3 +34,60 @@ actk_status actk_check_bias(const float *x, const float *bias, size_t width, con
   if (ranges_overlap(bias, width * sizeof(float), y, n * sizeof(float))) return ACTK_ERR_OVERLAP;
   return ACTK_OK;
 }
+
+/* a * b, or 0 with *ok cleared on overflow */
+static size_t mul_ok(size_t a, size_t b, int *ok) {
+  if (a != 0 && b > SIZE_MAX / a) {
+    *ok = 0;
+    return 0;
+  }
+  return a * b;
+}
+
+actk_status actk_check_rope(const actk_rope_desc *desc, const float *x,
+                            const int64_t *position_ids, const float *cos_cache,
+                            const float *sin_cache, const float *y, actk_rope_shape *shape) {
+  if (!desc) return ACTK_ERR_NULL_POINTER;
+  if (desc->struct_size < sizeof *desc) return ACTK_ERR_INVALID_ARGUMENT;
+  if ((unsigned)desc->layout > ACTK_ROPE_BHSD || (unsigned)desc->style > ACTK_ROPE_INTERLEAVED)
+    return ACTK_ERR_INVALID_ARGUMENT;
+  size_t rd = desc->rotary_dim ? desc->rotary_dim : desc->head_size;
+  if (rd % 2 != 0 || rd > desc->head_size) return ACTK_ERR_BAD_SHAPE;
+  int ok = 1;
+  size_t tokens = mul_ok(desc->batch, desc->seq_len, &ok);
+  shape->rows = mul_ok(tokens, desc->heads, &ok);
+  shape->head = desc->head_size;
+  shape->half = rd / 2;
+  shape->elements = mul_ok(shape->rows, desc->head_size, &ok);
+  size_t cache = mul_ok(desc->max_position, shape->half, &ok);
+  if (!ok) return ACTK_ERR_TOO_LARGE;
+  if (shape->elements == 0) return ACTK_OK; /* nothing to read or write */
+  if (!x || !y || !cos_cache || !sin_cache) return ACTK_ERR_NULL_POINTER;
+  if (rd == 0) return ACTK_OK; /* a pure copy: the caches are never read */
+  if (!span_ok(x, shape->elements) || !span_ok(y, shape->elements) || !span_ok(cos_cache, cache) ||
+      !span_ok(sin_cache, cache))
+    return ACTK_ERR_TOO_LARGE;
+  size_t bytes = shape->elements * sizeof(float);
+  if (x != y && ranges_overlap(x, bytes, y, bytes)) return ACTK_ERR_OVERLAP;
+  if (ranges_overlap(cos_cache, cache * sizeof(float), y, bytes) ||
+      ranges_overlap(sin_cache, cache * sizeof(float), y, bytes))
+    return ACTK_ERR_OVERLAP;
+  if (position_ids && ranges_overlap(position_ids, tokens * sizeof(int64_t), y, bytes))
+    return ACTK_ERR_OVERLAP;
+  return ACTK_OK;
+}
+
+actk_status actk_check_rope_positions(const actk_rope_desc *desc, const int64_t *position_ids) {
+  const int64_t max = desc->max_position > INT64_MAX ? INT64_MAX : (int64_t)desc->max_position;
+  if (!position_ids) {
+    /* start + s for s < seq_len, written to avoid overflow */
+    int64_t start = desc->position_start;
+    if (start < 0 || start >= max || (uint64_t)(max - start) < desc->seq_len)
+      return ACTK_ERR_OUT_OF_RANGE;
+    return ACTK_OK;
+  }
+  size_t tokens = desc->batch * desc->seq_len; /* checked by actk_check_rope */
+  for (size_t i = 0; i < tokens; i++)
+    if (position_ids[i] < 0 || position_ids[i] >= max) return ACTK_ERR_OUT_OF_RANGE;
+  return ACTK_OK;
+}

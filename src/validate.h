@@ -4,6 +4,7 @@
 #define ACTK_VALIDATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "actk.h"
 
@@ -14,5 +15,19 @@ actk_status actk_check_unary(const float *x, const float *y, size_t n);
  * bias must not overlap y. */
 actk_status actk_check_bias(const float *x, const float *bias, size_t width, const float *y,
                             size_t n);
+
+/* RoPE: everything but the positions themselves; fills the derived sizes.
+ * Positions are checked by actk_check_rope_positions (a pass over B*S). */
+typedef struct actk_rope_shape {
+  size_t rows;     /* batch * seq_len * heads */
+  size_t head;     /* head_size */
+  size_t half;     /* rotary_dim / 2 */
+  size_t elements; /* rows * head */
+} actk_rope_shape;
+
+actk_status actk_check_rope(const actk_rope_desc *desc, const float *x,
+                            const int64_t *position_ids, const float *cos_cache,
+                            const float *sin_cache, const float *y, actk_rope_shape *shape);
+actk_status actk_check_rope_positions(const actk_rope_desc *desc, const int64_t *position_ids);
 
 #endif

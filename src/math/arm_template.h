@@ -11,6 +11,7 @@
 #include "erf.h"
 #include "gelu.h"
 #include "gelu_tanh.h"
+#include "rope.h"
 #include "sigmoid.h"
 #include "tanh.h"
 
@@ -92,6 +93,7 @@ ACTK_BIAS_KERNEL(bias_gelu_tanh_kernel, bias_gelu_tanh_row)
                         .gelu_tanh = gelu_tanh_kernel,                                             \
                         .swish = swish_kernel,                                                     \
                         .bias_gelu = bias_gelu_kernel,                                             \
-                        .bias_gelu_tanh = bias_gelu_tanh_kernel};
+                        .bias_gelu_tanh = bias_gelu_tanh_kernel,                                   \
+                        .rope = rope_token};
 
 #endif

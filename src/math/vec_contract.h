@@ -29,6 +29,11 @@
  *   vi vf_to_vi_trunc(a)          toward zero; INT32_MIN if NaN or out of range
  *   vi vi_sll/srl/sra(a, imm)     shifts by a constant
  *   vf vf_lookup8(const float t[8], vi k)   t[k & 7] per lane
+ *
+ * Vector arms (VLEN even) also define, for interleaved RoPE:
+ *   vf vf_swap_pairs(a)           lanes (2j, 2j+1) swapped
+ *   vf vf_even_sign()             -0 on even lanes, +0 on odd
+ *   vf vf_load_dup_first(p, k)    p[0..k) (k <= VLEN/2), each in two lanes; others 0
  */
 #ifndef ACTK_MATH_VEC_CONTRACT_H
 #define ACTK_MATH_VEC_CONTRACT_H

@@ -50,6 +50,16 @@ static inline vi vi_min(vi a, vi b) { return _mm512_min_epi32(a, b); }
 #define vi_sll(a, imm) _mm512_slli_epi32((a), (imm))
 #define vi_srl(a, imm) _mm512_srli_epi32((a), (imm))
 #define vi_sra(a, imm) _mm512_srai_epi32((a), (imm))
+/* RoPE pairs: swap (2j, 2j+1), sign on even lanes, first k floats of p
+ * (k <= 8) each duplicated into a pair of lanes. */
+static inline vf vf_swap_pairs(vf a) { return _mm512_permute_ps(a, 0xB1); }
+static inline vf vf_even_sign(void) {
+  return _mm512_castsi512_ps(_mm512_set1_epi64((long long)0x0000000080000000ULL));
+}
+static inline vf vf_load_dup_first(const float *p, size_t k) {
+  __m512 h = _mm512_maskz_loadu_ps((__mmask16)((1u << k) - 1u), p);
+  return _mm512_permutexvar_ps(_mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7), h);
+}
 /* The 8 entries twice: permutexvar uses 4 index bits, so this is t[k & 7]. */
 static inline vf vf_lookup8(const float t[8], vi k) {
   return _mm512_permutexvar_ps(k, _mm512_broadcast_f32x8(_mm256_loadu_ps(t)));

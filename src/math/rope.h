@@ -1,0 +1,106 @@
+/* Rotary embedding of one row (one token and head): pairs (a, b) with cache
+ * entries (c, s) become a c - fl(b s) and b c + fl(a s), one fma each. Both
+ * styles and every arm use exactly this sequence, so they agree bit for bit.
+ *
+ * Split-half pairs channel j with j + half: plain vectors of a, b, c, s.
+ * Interleaved pairs 2j with 2j + 1: the vector arms keep the pairs in place,
+ * y = x c2 + fl(swap(x) s2) with c2 = (c0, c0, c1, c1 ..) and
+ * s2 = (-s0, s0, -s1, s1 ..): lane 2j is a c + fl(-b s) = a c - fl(b s).
+ * Tails are masked; nothing is read past the row or the cache row. */
+#ifndef ACTK_MATH_ROPE_H
+#define ACTK_MATH_ROPE_H
+
+#include <stddef.h>
+
+#include "vec_contract.h"
+
+ACTK_INLINE void rope_pair(vf a, vf b, vf c, vf s, vf *ya, vf *yb) {
+  *ya = vf_fms(a, c, vf_mul(b, s));
+  *yb = vf_fma(b, c, vf_mul(a, s));
+}
+
+/* half = rotary_dim / 2; c, s: the position's cache row (half entries). */
+static void rope_split_row(const float *x, const float *c, const float *s, float *y, size_t half) {
+  size_t j = 0;
+  vf ya, yb;
+  for (; j + VLEN <= half; j += VLEN) {
+    rope_pair(vf_load(x + j), vf_load(x + half + j), vf_load(c + j), vf_load(s + j), &ya, &yb);
+    vf_store(y + j, ya);
+    vf_store(y + half + j, yb);
+  }
+  if (VLEN > 1 && j < half) {
+    size_t k = half - j;
+    rope_pair(vf_load_first(x + j, k), vf_load_first(x + half + j, k), vf_load_first(c + j, k),
+              vf_load_first(s + j, k), &ya, &yb);
+    vf_store_first(y + j, k, ya);
+    vf_store_first(y + half + j, k, yb);
+  }
+}
+
+#if VLEN > 1
+/* c2, s2: the cache row expanded to pairs (c0, c0, c1, c1 ..) and
+ * (-s0, s0, -s1, s1 ..), rd = 2 half floats each. */
+static void rope_interleaved_pairs(const float *x, const float *c2, const float *s2, float *y,
+                                   size_t rd) {
+  size_t j = 0;
+  for (; j + VLEN <= rd; j += VLEN) {
+    vf v = vf_load(x + j);
+    vf_store(y + j, vf_fma(v, vf_load(c2 + j), vf_mul(vf_swap_pairs(v), vf_load(s2 + j))));
+  }
+  if (j < rd) {
+    size_t k = rd - j;
+    vf v = vf_load_first(x + j, k);
+    vf_store_first(y + j, k,
+                   vf_fma(v, vf_load_first(c2 + j, k), vf_mul(vf_swap_pairs(v), vf_load_first(s2 + j, k))));
+  }
+}
+
+/* Expand (c, s) to pairs, half entries; masked, nothing read past the row. */
+static void rope_expand(const float *c, const float *s, float *c2, float *s2, size_t half) {
+  const vf even = vf_even_sign();
+  size_t j = 0;
+  for (; j + VLEN / 2 <= half; j += VLEN / 2) { /* plain stores: masked ones are slow on AMD */
+    vf_store(c2 + 2 * j, vf_load_dup_first(c + j, VLEN / 2));
+    vf_store(s2 + 2 * j, vf_xor(vf_load_dup_first(s + j, VLEN / 2), even));
+  }
+  if (j < half) {
+    size_t k = half - j;
+    vf_store_first(c2 + 2 * j, 2 * k, vf_load_dup_first(c + j, k));
+    vf_store_first(s2 + 2 * j, 2 * k, vf_xor(vf_load_dup_first(s + j, k), even));
+  }
+}
+#endif
+
+/* Rows of one token (one position): row i at x + i stride. The interleaved
+ * style expands the cache row once per token, in blocks of 256 pairs. */
+static void rope_token(const float *x, float *y, size_t rows, size_t stride, const float *c,
+                       const float *s, size_t half, int interleaved) {
+  if (!interleaved) {
+    for (size_t i = 0; i < rows; i++) rope_split_row(x + i * stride, c, s, y + i * stride, half);
+    return;
+  }
+#if VLEN > 1
+  enum { BLOCK = 256 };
+  float c2[2 * BLOCK], s2[2 * BLOCK];
+  for (size_t j0 = 0; j0 < half; j0 += BLOCK) {
+    size_t h = half - j0 < BLOCK ? half - j0 : BLOCK;
+    rope_expand(c + j0, s + j0, c2, s2, h);
+    for (size_t i = 0; i < rows; i++)
+      rope_interleaved_pairs(x + i * stride + 2 * j0, c2, s2, y + i * stride + 2 * j0, 2 * h);
+  }
+#else
+  for (size_t i = 0; i < rows; i++) {
+    const float *xr = x + i * stride;
+    float *yr = y + i * stride;
+    for (size_t j = 0; j < half; j++) {
+      vf ya, yb;
+      rope_pair(vf_load(xr + 2 * j), vf_load(xr + 2 * j + 1), vf_load(c + j), vf_load(s + j), &ya,
+                &yb);
+      vf_store(yr + 2 * j, ya);
+      vf_store(yr + 2 * j + 1, yb);
+    }
+  }
+#endif
+}
+
+#endif

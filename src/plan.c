@@ -1,0 +1,60 @@
+/* The split: use a second thread only when the time it saves beats the
+ * dispatch twice over; give each thread at least that much work; cut a few
+ * chunks per thread so a late or preempted worker costs little, but never
+ * chunks so small that claiming them costs more than a few percent.
+ *
+ * Costs per element are for the AVX-512 arm on Zen 4 (bench/actk_pool_bench
+ * reproduces them); a slower arm only makes splitting more worthwhile, so
+ * planning with the fastest is the safe side. */
+#include "plan.h"
+
+/* picoseconds per element, fastest arm, single thread */
+static const uint64_t ps_per_item[] = {100, 350, 650};
+/* the dispatch the thresholds assume when nothing better is known: a
+ * spinning pool (the cheapest case) */
+#define ACTK_MIN_DISPATCH_NS 2000u
+/* a chunk should carry at least this much work: claiming one costs ~100 ns */
+#define ACTK_MIN_CHUNK_NS 5000u
+#define ACTK_CHUNKS_PER_THREAD 4u
+
+static uint64_t work_ns(size_t n, actk_cost cost) {
+  return (uint64_t)n * ps_per_item[cost] / 1000u;
+}
+
+/* Threads t pay off when the work saved, w (1 - 1/t), exceeds 2 dispatches:
+ * for t = 2 that is w > 4 dispatches. */
+size_t actk_plan_min_parallel(actk_cost cost) {
+  return (size_t)(4u * ACTK_MIN_DISPATCH_NS * 1000u / ps_per_item[cost]);
+}
+
+actk_plan actk_plan_split(size_t n, size_t granule, unsigned threads, actk_cost cost,
+                          uint64_t dispatch_ns) {
+  actk_plan p = {n, 1, 1};
+  if (granule == 0 || n <= granule || threads <= 1) return p;
+  uint64_t w = work_ns(n, cost);
+  /* largest t with w (1 - 1/t) > 2 dispatch_ns and every thread doing at
+   * least 2 dispatches' worth: t <= w / (2 dispatch_ns) */
+  uint64_t per = 2 * (dispatch_ns ? dispatch_ns : 1);
+  if (w <= 2 * per) return p;
+  uint64_t t = w / per;
+  if (t > threads) t = threads;
+  size_t units = (n + granule - 1) / granule;
+  if (t > units) t = units;
+  if (t < 2) return p;
+  /* chunks: a few per thread, each at least ACTK_MIN_CHUNK_NS of work */
+  uint64_t chunks = t * ACTK_CHUNKS_PER_THREAD;
+  uint64_t max_chunks = w / ACTK_MIN_CHUNK_NS;
+  if (chunks > max_chunks) chunks = max_chunks;
+  if (chunks < t) chunks = t;
+  if (chunks > units) chunks = units;
+  size_t per_chunk = (size_t)((units + chunks - 1) / chunks) * granule;
+  p.chunk = per_chunk;
+  p.n_chunks = (n + per_chunk - 1) / per_chunk;
+  p.threads = (unsigned)(t < p.n_chunks ? t : p.n_chunks);
+  if (p.n_chunks < 2) {
+    p.chunk = n;
+    p.n_chunks = 1;
+    p.threads = 1;
+  }
+  return p;
+}

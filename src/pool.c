@@ -1,0 +1,491 @@
+/* Spin-then-park thread pool with a queue of caller-owned jobs.
+ *
+ * A job lives on its caller's stack and sits in the pool's queue while it has
+ * unclaimed tasks; any number of callers may have jobs queued at once, so two
+ * dispatchers never share a slot. Workers and the caller claim task indices
+ * with one atomic counter per job; the caller keeps claiming until none are
+ * left, so its job finishes even if no worker ever wakes. It then unlinks the
+ * job, waits for the tasks workers still run, and for every worker that may
+ * still hold the job pointer (refs) before its stack frame goes away.
+ *
+ * Idle workers spin on the pool's epoch (bumped once per job pushed) for
+ * spin_us, pausing 1, 2, 4 .. spin_backoff_max times between checks, then
+ * park on a futex of that epoch: sleepers is raised before the last check, so
+ * a dispatcher that bumps the epoch either sees the sleeper and wakes it, or
+ * the sleeper sees the new epoch and does not sleep. */
+#define _GNU_SOURCE
+#include "pool.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "topology.h"
+
+#ifdef __linux__
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#endif
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#define ACTK_HAVE_MXCSR 1
+static inline void cpu_pause(void) { _mm_pause(); }
+#elif defined(__aarch64__)
+static inline void cpu_pause(void) { __asm__ volatile("yield"); }
+#else
+static inline void cpu_pause(void) {}
+#endif
+
+/* Dispatch costs the runner plans with (ns), measured by bench/actk_pool_bench
+ * on a 2-core Zen 4: a spinning worker picks a job up in about a microsecond,
+ * a parked one needs a futex wake and a reschedule, tens of microseconds. The
+ * engine's own pool is assumed warm-ish: it spins too (ONNX Runtime does). */
+#define ACTK_DISPATCH_HOT_NS 2000u
+#define ACTK_DISPATCH_COLD_NS 50000u
+#define ACTK_DISPATCH_HOST_NS 10000u
+
+#define ACTK_MAX_THREADS 1024
+
+typedef struct actk_job {
+  actk_task_fn task;
+  void *ctx;
+  size_t n;
+  atomic_size_t next;          /* next task index to claim */
+  atomic_size_t done;          /* tasks finished */
+  atomic_int refs;             /* workers that may still touch this job */
+  atomic_uint finished;        /* futex word: 1 once done == n */
+  atomic_int caller_sleeping;  /* the caller parks on finished */
+  unsigned mxcsr;              /* the caller's, applied to workers running its tasks */
+  struct actk_job *next_job;   /* queue link, under the pool lock */
+  int queued;                  /* under the pool lock */
+} actk_job;
+
+typedef struct worker_arg {
+  actk_pool *pool;
+  unsigned index; /* 1-based: the caller is worker 0 */
+} worker_arg;
+
+struct actk_pool {
+  int host;
+  actk_parallel_for_fn host_fn;
+  void *host_ctx;
+  unsigned width;     /* threads a job can use, the caller included */
+  unsigned n_workers; /* threads started */
+  uint64_t spin_ns;
+  unsigned backoff_max;
+  int pin;
+  unsigned fork_gen; /* g_fork_gen at creation */
+  pthread_t *threads;
+  worker_arg *args;
+  int *cpus; /* one per allowed physical core, for pinning */
+  int n_cpus;
+  pthread_mutex_t lock;
+  actk_job *head, *tail;
+  atomic_uint epoch; /* futex word for idle workers */
+  atomic_int sleepers;
+  atomic_int spinning;
+  atomic_int shutdown;
+};
+
+/* ---- process-wide state ---- */
+
+static atomic_uint g_fork_gen;
+static _Thread_local int tls_in_worker;
+static atomic_uint g_fail_creates; /* test hook */
+static pthread_mutex_t g_default_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(actk_pool *) g_default;
+static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
+
+static void atfork_prepare(void) { pthread_mutex_lock(&g_default_lock); }
+static void atfork_parent(void) { pthread_mutex_unlock(&g_default_lock); }
+/* The child has none of the parent's workers: pools from before the fork run
+ * jobs inline from now on, and the default pool is made anew on first use. */
+static void atfork_child(void) {
+  pthread_mutex_init(&g_default_lock, NULL);
+  atomic_fetch_add(&g_fork_gen, 1);
+  atomic_store(&g_default, NULL);
+}
+static void register_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }
+
+void actk_pool_test_fail_thread_creates(unsigned k) { atomic_store(&g_fail_creates, k); }
+
+/* ---- small helpers ---- */
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void futex_wait(atomic_uint *word, unsigned expected) {
+#ifdef __linux__
+  syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+#else
+  while (atomic_load(word) == expected) sched_yield();
+#endif
+}
+
+static void futex_wake(atomic_uint *word, int count) {
+#ifdef __linux__
+  syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, count, NULL, NULL, 0);
+#else
+  (void)word;
+  (void)count;
+#endif
+}
+
+static unsigned get_csr(void) {
+#ifdef ACTK_HAVE_MXCSR
+  return _mm_getcsr();
+#else
+  return 0;
+#endif
+}
+
+static void set_csr(unsigned csr) {
+#ifdef ACTK_HAVE_MXCSR
+  _mm_setcsr(csr);
+#else
+  (void)csr;
+#endif
+}
+
+static int pool_is_stale(const actk_pool *pool) {
+  return pool->fork_gen != atomic_load_explicit(&g_fork_gen, memory_order_relaxed);
+}
+
+/* ---- running tasks ---- */
+
+static void job_notify_done(actk_job *job) {
+  atomic_store(&job->finished, 1);
+  if (atomic_load(&job->caller_sleeping)) futex_wake(&job->finished, 1);
+}
+
+/* Claim and run tasks until none are left. */
+static void run_tasks(actk_job *job) {
+  for (;;) {
+    size_t i = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
+    if (i >= job->n) return;
+    job->task(job->ctx, i);
+    if (atomic_fetch_add_explicit(&job->done, 1, memory_order_acq_rel) + 1 == job->n)
+      job_notify_done(job);
+  }
+}
+
+/* The oldest job with unclaimed tasks, with a reference taken; fully claimed
+ * jobs are dropped from the queue on the way. */
+static actk_job *acquire_job(actk_pool *pool) {
+  pthread_mutex_lock(&pool->lock);
+  actk_job *job = pool->head;
+  while (job && atomic_load_explicit(&job->next, memory_order_relaxed) >= job->n) {
+    job->queued = 0;
+    job = job->next_job;
+    pool->head = job;
+  }
+  if (!job) pool->tail = NULL;
+  else atomic_fetch_add_explicit(&job->refs, 1, memory_order_relaxed);
+  pthread_mutex_unlock(&pool->lock);
+  return job;
+}
+
+static void unlink_job(actk_pool *pool, actk_job *job) {
+  pthread_mutex_lock(&pool->lock);
+  if (job->queued) {
+    actk_job **p = &pool->head, *prev = NULL;
+    while (*p != job) {
+      prev = *p;
+      p = &(*p)->next_job;
+    }
+    *p = job->next_job;
+    if (pool->tail == job) pool->tail = prev;
+    job->queued = 0;
+  }
+  pthread_mutex_unlock(&pool->lock);
+}
+
+/* Spin for spin_ns while the epoch stays at seen. 1 if it moved. */
+static int spin_wait(actk_pool *pool, unsigned seen) {
+  if (pool->spin_ns == 0) return 0;
+  atomic_fetch_add_explicit(&pool->spinning, 1, memory_order_relaxed);
+  uint64_t deadline = now_ns() + pool->spin_ns;
+  unsigned pauses = 1;
+  int moved = 0;
+  for (;;) {
+    if (atomic_load_explicit(&pool->epoch, memory_order_acquire) != seen ||
+        atomic_load_explicit(&pool->shutdown, memory_order_relaxed)) {
+      moved = 1;
+      break;
+    }
+    if (now_ns() >= deadline) break;
+    for (unsigned k = 0; k < pauses; k++) cpu_pause();
+    if (pauses < pool->backoff_max) pauses *= 2;
+  }
+  atomic_fetch_sub_explicit(&pool->spinning, 1, memory_order_relaxed);
+  return moved;
+}
+
+static void pin_self(actk_pool *pool, unsigned index) {
+#ifdef __linux__
+  if (!pool->pin || pool->n_cpus <= 0) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(pool->cpus[index % (unsigned)pool->n_cpus], &set);
+  pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+#else
+  (void)pool;
+  (void)index;
+#endif
+}
+
+static void *worker_main(void *p) {
+  worker_arg *arg = p;
+  actk_pool *pool = arg->pool;
+  tls_in_worker = 1;
+  pin_self(pool, arg->index);
+  unsigned csr = get_csr();
+  for (;;) {
+    unsigned seen = atomic_load_explicit(&pool->epoch, memory_order_acquire);
+    if (atomic_load(&pool->shutdown)) break;
+    actk_job *job = acquire_job(pool);
+    if (job) {
+      if (job->mxcsr != csr) set_csr(csr = job->mxcsr);
+      run_tasks(job);
+      atomic_fetch_sub_explicit(&job->refs, 1, memory_order_release);
+      continue;
+    }
+    if (spin_wait(pool, seen)) continue;
+    /* park: announce, then check once more (the epoch compare in the futex) */
+    atomic_fetch_add(&pool->sleepers, 1);
+    if (atomic_load(&pool->epoch) == seen && !atomic_load(&pool->shutdown))
+      futex_wait(&pool->epoch, seen);
+    atomic_fetch_sub(&pool->sleepers, 1);
+  }
+  return NULL;
+}
+
+/* ---- the runner's view ---- */
+
+unsigned actk_pool_width(actk_pool *pool) {
+  if (!pool || tls_in_worker || pool_is_stale(pool)) return 1;
+  return pool->width;
+}
+
+uint64_t actk_pool_dispatch_cost_ns(actk_pool *pool) {
+  if (pool->host) return ACTK_DISPATCH_HOST_NS;
+  return atomic_load_explicit(&pool->spinning, memory_order_relaxed) >= (int)pool->n_workers
+             ? ACTK_DISPATCH_HOT_NS
+             : ACTK_DISPATCH_COLD_NS;
+}
+
+typedef struct host_job {
+  actk_task_fn task;
+  void *ctx;
+  unsigned mxcsr;
+} host_job;
+
+/* Runs on the engine's threads: give the task the caller's MXCSR, then put
+ * the engine's back. */
+static void host_trampoline(void *data, size_t i) {
+  host_job *hj = data;
+  unsigned saved = get_csr();
+  if (saved != hj->mxcsr) set_csr(hj->mxcsr);
+  int was_worker = tls_in_worker;
+  tls_in_worker = 1; /* an actk call from inside a task runs inline */
+  hj->task(hj->ctx, i);
+  tls_in_worker = was_worker;
+  if (saved != hj->mxcsr) set_csr(saved);
+}
+
+void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n) {
+  if (actk_pool_width(pool) <= 1 || n <= 1) {
+    for (size_t i = 0; i < n; i++) task(ctx, i);
+    return;
+  }
+  if (pool->host) {
+    host_job hj = {task, ctx, get_csr()};
+    pool->host_fn(pool->host_ctx, host_trampoline, n, pool->width, &hj);
+    return;
+  }
+  actk_job job;
+  job.task = task;
+  job.ctx = ctx;
+  job.n = n;
+  atomic_init(&job.next, 0);
+  atomic_init(&job.done, 0);
+  atomic_init(&job.refs, 0);
+  atomic_init(&job.finished, 0);
+  atomic_init(&job.caller_sleeping, 0);
+  job.mxcsr = get_csr();
+  job.next_job = NULL;
+  job.queued = 1;
+  pthread_mutex_lock(&pool->lock);
+  if (pool->tail) pool->tail->next_job = &job;
+  else pool->head = &job;
+  pool->tail = &job;
+  pthread_mutex_unlock(&pool->lock);
+  atomic_fetch_add(&pool->epoch, 1);
+  int sleeping = atomic_load(&pool->sleepers);
+  if (sleeping > 0) futex_wake(&pool->epoch, (int)(n - 1 < (size_t)sleeping ? n - 1 : (size_t)sleeping));
+
+  run_tasks(&job);
+  unlink_job(pool, &job);
+
+  /* Tasks workers still run: spin a while, then sleep on job.finished. */
+  uint64_t deadline = now_ns() + pool->spin_ns;
+  while (atomic_load_explicit(&job.done, memory_order_acquire) < n && now_ns() < deadline)
+    cpu_pause();
+  if (atomic_load_explicit(&job.done, memory_order_acquire) < n) {
+    atomic_store(&job.caller_sleeping, 1);
+    while (atomic_load(&job.finished) == 0) futex_wait(&job.finished, 0);
+  }
+  /* A worker that claimed nothing may still hold the pointer for a moment;
+   * yield rather than spin if it was preempted (one CPU, several threads). */
+  for (unsigned k = 0; atomic_load_explicit(&job.refs, memory_order_acquire) != 0; k++) {
+    if (k < 1000) cpu_pause();
+    else sched_yield();
+  }
+}
+
+/* ---- public API ---- */
+
+void actk_pool_config_init(actk_pool_config *config) {
+  if (!config) return;
+  memset(config, 0, sizeof *config);
+  config->struct_size = sizeof *config;
+  config->threads = 0;
+  config->spin_us = 100;
+  config->spin_backoff_max = 1;
+  config->pin = 0;
+}
+
+static void pool_free(actk_pool *pool) {
+  free(pool->threads);
+  free(pool->args);
+  free(pool->cpus);
+  free(pool);
+}
+
+static actk_pool *pool_alloc(void) {
+  pthread_once(&g_atfork_once, register_atfork);
+  actk_pool *pool = calloc(1, sizeof *pool);
+  if (!pool) return NULL;
+  pool->fork_gen = atomic_load(&g_fork_gen);
+  atomic_init(&pool->epoch, 0);
+  atomic_init(&pool->sleepers, 0);
+  atomic_init(&pool->spinning, 0);
+  atomic_init(&pool->shutdown, 0);
+  pthread_mutex_init(&pool->lock, NULL);
+  return pool;
+}
+
+static int create_thread(pthread_t *t, void *(*fn)(void *), void *arg) {
+  unsigned k = atomic_load(&g_fail_creates);
+  while (k > 0 && !atomic_compare_exchange_weak(&g_fail_creates, &k, k - 1)) {
+  }
+  if (k > 0) return -1;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 256 * 1024); /* tasks need a few KiB */
+  int rc = pthread_create(t, &attr, fn, arg);
+  pthread_attr_destroy(&attr);
+  return rc;
+}
+
+actk_status actk_pool_create(const actk_pool_config *config, actk_pool **out) {
+  if (!out) return ACTK_ERR_NULL_POINTER;
+  *out = NULL;
+  actk_pool_config cfg;
+  actk_pool_config_init(&cfg);
+  if (config) {
+    if (config->struct_size < sizeof cfg) return ACTK_ERR_INVALID_ARGUMENT;
+    memcpy(&cfg, config, sizeof cfg);
+  }
+  if (cfg.threads > ACTK_MAX_THREADS || cfg.pin < 0 || cfg.pin > 1)
+    return ACTK_ERR_INVALID_ARGUMENT;
+  actk_pool *pool = pool_alloc();
+  if (!pool) return ACTK_ERR_OUT_OF_MEMORY;
+  pool->cpus = malloc(ACTK_MAX_THREADS * sizeof(int));
+  if (!pool->cpus) {
+    pool_free(pool);
+    return ACTK_ERR_OUT_OF_MEMORY;
+  }
+  pool->n_cpus = actk_topology_core_cpus(pool->cpus, ACTK_MAX_THREADS);
+  unsigned want = cfg.threads ? cfg.threads : (unsigned)pool->n_cpus;
+  pool->spin_ns = (uint64_t)cfg.spin_us * 1000u;
+  pool->backoff_max = cfg.spin_backoff_max ? cfg.spin_backoff_max : 1;
+  pool->pin = cfg.pin;
+  pool->threads = calloc(want, sizeof *pool->threads);
+  pool->args = calloc(want, sizeof *pool->args);
+  if (!pool->threads || !pool->args) {
+    pool_free(pool);
+    return ACTK_ERR_OUT_OF_MEMORY;
+  }
+  for (unsigned i = 1; i < want; i++) {
+    pool->args[pool->n_workers] = (worker_arg){pool, i};
+    if (create_thread(&pool->threads[pool->n_workers], worker_main,
+                      &pool->args[pool->n_workers]) != 0)
+      continue; /* fewer workers, not a failure */
+    pool->n_workers++;
+  }
+  if (want > 1 && pool->n_workers == 0) {
+    pthread_mutex_destroy(&pool->lock);
+    pool_free(pool);
+    return ACTK_ERR_NO_THREADS;
+  }
+  pool->width = pool->n_workers + 1;
+  *out = pool;
+  return ACTK_OK;
+}
+
+actk_status actk_pool_create_host(actk_parallel_for_fn parallel_for, void *host, unsigned threads,
+                                  actk_pool **out) {
+  if (!out) return ACTK_ERR_NULL_POINTER;
+  *out = NULL;
+  if (!parallel_for) return ACTK_ERR_NULL_POINTER;
+  if (threads == 0 || threads > ACTK_MAX_THREADS) return ACTK_ERR_INVALID_ARGUMENT;
+  actk_pool *pool = pool_alloc();
+  if (!pool) return ACTK_ERR_OUT_OF_MEMORY;
+  pool->host = 1;
+  pool->host_fn = parallel_for;
+  pool->host_ctx = host;
+  pool->width = threads;
+  *out = pool;
+  return ACTK_OK;
+}
+
+void actk_pool_destroy(actk_pool *pool) {
+  if (!pool) return;
+  if (pool_is_stale(pool)) {
+    /* inherited across fork: its threads are the parent's, its lock may be
+     * held by a thread that no longer exists. Free only. */
+    pool_free(pool);
+    return;
+  }
+  atomic_store(&pool->shutdown, 1);
+  atomic_fetch_add(&pool->epoch, 1);
+  futex_wake(&pool->epoch, INT_MAX);
+  for (unsigned i = 0; i < pool->n_workers; i++) pthread_join(pool->threads[i], NULL);
+  pthread_mutex_destroy(&pool->lock);
+  pool_free(pool);
+}
+
+actk_pool *actk_pool_default(void) {
+  actk_pool *pool = atomic_load_explicit(&g_default, memory_order_acquire);
+  if (pool) return pool;
+  pthread_mutex_lock(&g_default_lock);
+  pool = atomic_load(&g_default);
+  if (!pool && actk_pool_create(NULL, &pool) == ACTK_OK) atomic_store(&g_default, pool);
+  pthread_mutex_unlock(&g_default_lock);
+  return pool;
+}
+
+unsigned actk_pool_threads(const actk_pool *pool) {
+  if (!pool || pool_is_stale(pool)) return 1;
+  return pool->width;
+}

@@ -1,0 +1,117 @@
+/* RoPE entry point: validate everything (positions included) before any
+ * write, then run rows, grouped into chunks of whole rows by the runner. */
+#include <math.h>
+#include <string.h>
+
+#include "actk.h"
+#include "dispatch.h"
+#include "runner.h"
+#include "validate.h"
+
+typedef struct {
+  actk_rope_kernel kernel;
+  const actk_rope_desc *d;
+  const float *x, *cos_cache, *sin_cache;
+  const int64_t *ids;
+  float *y;
+  size_t head, half;
+} rope_ctx;
+
+/* Rows [begin, end) (as element offsets, whole rows). In BSHD the heads of
+ * a token are adjacent and share a position: they go to the kernel together.
+ * Counters step per row instead of dividing per row. */
+static void rope_rows(void *p, size_t begin_el, size_t end_el) {
+  const rope_ctx *c = p;
+  const actk_rope_desc *d = c->d;
+  const size_t S = d->seq_len, H = d->heads, D = c->head;
+  const int inter = d->style == ACTK_ROPE_INTERLEAVED;
+  size_t r = begin_el / D, r_end = end_el / D;
+  /* (b, s, h) of row r */
+  size_t b, s, h;
+  if (d->layout == ACTK_ROPE_BSHD) {
+    h = r % H;
+    s = (r / H) % S;
+    b = r / (H * S);
+  } else {
+    s = r % S;
+    h = (r / S) % H;
+    b = r / (S * H);
+  }
+  while (r < r_end) {
+    /* rows sharing this position: the rest of the token's heads in BSHD */
+    size_t n = d->layout == ACTK_ROPE_BSHD ? H - h : 1;
+    if (n > r_end - r) n = r_end - r;
+    int64_t pos = c->ids ? c->ids[b * S + s] : d->position_start + (int64_t)s;
+    size_t off = (size_t)pos * c->half;
+    const float *xr = c->x + r * D;
+    float *yr = c->y + r * D;
+    if (c->half) c->kernel(xr, yr, n, D, c->cos_cache + off, c->sin_cache + off, c->half, inter);
+    if (yr != xr && D > 2 * c->half)
+      for (size_t i = 0; i < n; i++)
+        memcpy(yr + i * D + 2 * c->half, xr + i * D + 2 * c->half, (D - 2 * c->half) * sizeof(float));
+    r += n;
+    if (d->layout == ACTK_ROPE_BSHD) {
+      h += n;
+      if (h == H) {
+        h = 0;
+        if (++s == S) s = 0, b++;
+      }
+    } else if (++s == S) {
+      s = 0;
+      if (++h == H) h = 0, b++;
+    }
+  }
+}
+
+void actk_rope_desc_init(actk_rope_desc *desc) {
+  if (!desc) return;
+  memset(desc, 0, sizeof *desc);
+  desc->struct_size = sizeof *desc;
+  desc->layout = ACTK_ROPE_BSHD;
+  desc->style = ACTK_ROPE_SPLIT_HALF;
+}
+
+actk_status actk_rope_f32(actk_pool *pool, const actk_rope_desc *desc, const float *x,
+                          const int64_t *position_ids, const float *cos_cache,
+                          const float *sin_cache, float *y) {
+  actk_rope_shape shape;
+  actk_status st = actk_check_rope(desc, x, position_ids, cos_cache, sin_cache, y, &shape);
+  if (st != ACTK_OK || shape.elements == 0) return st;
+  if (shape.half && (st = actk_check_rope_positions(desc, position_ids)) != ACTK_OK) return st;
+  const actk_arm *arm = actk_dispatch_active();
+  rope_ctx c = {arm->rope,
+                desc,
+                x,
+                cos_cache,
+                sin_cache,
+                position_ids,
+                y,
+                shape.head,
+                shape.half};
+  actk_run_ranges(pool, ACTK_COST_CHEAP, shape.elements, shape.head, rope_rows, &c);
+  return ACTK_OK;
+}
+
+actk_status actk_rope_cache_f32(float *cos_cache, float *sin_cache, size_t max_position,
+                                size_t rotary_dim, double theta) {
+  if (theta == 0) theta = 10000.0;
+  if (!(theta > 0) || isinf(theta)) return ACTK_ERR_INVALID_ARGUMENT;
+  if (rotary_dim == 0 || rotary_dim % 2) return ACTK_ERR_BAD_SHAPE;
+  size_t half = rotary_dim / 2;
+  if (max_position && half > SIZE_MAX / sizeof(float) / max_position) return ACTK_ERR_TOO_LARGE;
+  size_t n = max_position * half;
+  if (n == 0) return ACTK_OK;
+  if (!cos_cache || !sin_cache) return ACTK_ERR_NULL_POINTER;
+  if ((const char *)cos_cache < (const char *)(sin_cache + n) &&
+      (const char *)sin_cache < (const char *)(cos_cache + n))
+    return ACTK_ERR_OVERLAP;
+  for (size_t j = 0; j < half; j++) {
+    double inv_freq = pow(theta, -(double)(2 * j) / (double)rotary_dim);
+    for (size_t p = 0; p < max_position; p++) {
+      double angle = (double)p * inv_freq;
+      cos_cache[p * half + j] = (float)cos(angle);
+      sin_cache[p * half + j] = (float)sin(angle);
+    }
+  }
+  return ACTK_OK;
+}

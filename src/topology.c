@@ -1,0 +1,50 @@
+/* Physical cores in the affinity mask, from Linux sysfs. libcpuid counts the
+ * machine's cores, not the ones a container or taskset lets us use. */
+#define _GNU_SOURCE
+#include "topology.h"
+
+#include <sched.h>
+#include <stdio.h>
+
+#ifdef __linux__
+static int read_int(const char *fmt, int cpu) {
+  char path[128];
+  snprintf(path, sizeof path, fmt, cpu);
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  int v = -1;
+  if (fscanf(f, "%d", &v) != 1) v = -1;
+  fclose(f);
+  return v;
+}
+#endif
+
+int actk_topology_core_cpus(int *cpus, int max) {
+  int n = 0;
+#ifdef __linux__
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) {
+    cpus[0] = 0;
+    return 1;
+  }
+  /* (package, core) of each kept CPU; SMT siblings share both */
+  int pkg[CPU_SETSIZE], core[CPU_SETSIZE];
+  for (int cpu = 0; cpu < CPU_SETSIZE && n < max; cpu++) {
+    if (!CPU_ISSET(cpu, &set)) continue;
+    int p = read_int("/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+    int c = read_int("/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
+    int dup = 0;
+    for (int i = 0; i < n && p >= 0 && c >= 0; i++)
+      if (pkg[i] == p && core[i] == c) dup = 1;
+    if (dup) continue;
+    pkg[n] = p;
+    core[n] = c;
+    cpus[n++] = cpu;
+  }
+#endif
+  if (n == 0 && max > 0) {
+    cpus[0] = 0;
+    n = 1;
+  }
+  return n;
+}
