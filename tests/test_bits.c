@@ -7,9 +7,12 @@
  *   (c) in-place calls (y == x) of every length,
  * and nothing outside [y, y + n) is written, x and bias are not written.
  * The bias at byte offsets 1..3 is its own group, run last.
- * Separately, the scalar and the AVX2 arm give the same bits for every op on a
- * dense sample of all floats: every result (a NaN on both arms counts as
- * equal there), then the NaN results' bits (sign and payload) on their own. */
+ * Separately, every other arm this machine runs gives the same bits as the
+ * scalar arm for every op on a dense sample of all floats (so all arms agree
+ * pairwise): every result (a NaN on both arms counts as equal there), then the
+ * NaN results' bits (sign and payload) on their own. The bias ops run there
+ * with infinite and NaN biases too, and this test adds swish with alphas no
+ * accuracy test can take (NaN, +-inf, 0): their bits must agree all the same. */
 #include "actk_test.h"
 
 #define N 300
@@ -160,7 +163,7 @@ static void test_misaligned_bias(void **state) {
   shapes(*state, 1);
 }
 
-/* ---- scalar arm vs AVX2 arm on a dense sample ---- */
+/* ---- every arm vs the scalar arm on a dense sample ---- */
 
 static size_t dense_sample(float *out) {
   size_t k = 0;
@@ -189,34 +192,53 @@ static size_t dense_sample(float *out) {
 }
 
 #define DENSE_MAX 262144
-#define ARM_WIDTH 7
 
-/* Runs op on the dense sample on both arms; nan_bits selects what is
- * compared: 0 = every result that is not NaN on both arms (bit for bit, and a
- * NaN on one arm must be a NaN on the other); 1 = the NaN results' bits. */
+/* Ordinary biases (0, 1, -0.5, 3.25, -7, 1e-30, 0.1), and ones that make
+ * every sum special: +-inf (inf - inf is NaN), a quiet NaN with a payload, a
+ * negative signalling NaN (with a NaN x, the sum's NaN is x's on every arm). */
+static const uint32_t arm_bias_bits[] = {0x00000000u, 0x3f800000u, 0xbf000000u, 0x40500000u,
+                                         0xc0e00000u, 0x0da24260u, 0x3dcccccdu, 0x7f800000u,
+                                         0xff800000u, 0x7fc12345u, 0xff800123u};
+#define ARM_WIDTH (sizeof arm_bias_bits / sizeof arm_bias_bits[0])
+
+/* The dense sample (padded with zeros to whole bias rows) and, per op, the
+ * scalar arm's results on it, computed once for all arms. */
+static float *g_dense;
+static size_t g_dense_n;
+static float *g_scalar[TEST_MAX_OPS];
+
+/* Runs op on the dense sample on the test's arm and compares with the scalar
+ * arm; nan_bits selects what is compared: 0 = every result that is not NaN on
+ * both arms (bit for bit, and a NaN on one arm must be a NaN on the other);
+ * 1 = the NaN results' bits. */
 static void arms_compare(void **state, int nan_bits) {
   test_case *tc = *state;
   const test_op *op = tc->op;
+  const char *arm = actk_isa_name(tc->isa);
   tc->saved = actk_isa_active();
-  if (!actk_isa_supported(ACTK_ISA_AVX2) || !actk_isa_supported(ACTK_ISA_SCALAR)) {
-    print_message("needs both arms: skipped\n");
+  if (!actk_isa_supported(tc->isa) || !actk_isa_supported(ACTK_ISA_SCALAR)) {
+    print_message("arm %s (or scalar) not supported here: skipped\n", arm);
     skip();
   }
-  float *x = malloc((DENSE_MAX + ARM_WIDTH) * sizeof(float));
-  float *ys = malloc((DENSE_MAX + ARM_WIDTH) * sizeof(float));
-  float *yv = malloc((DENSE_MAX + ARM_WIDTH) * sizeof(float));
-  assert_non_null(x);
-  assert_non_null(ys);
-  assert_non_null(yv);
-  size_t n = dense_sample(x);
-  assert_true(n <= DENSE_MAX);
-  float bias[ARM_WIDTH] = {0.0f, 1.0f, -0.5f, 3.25f, -7.0f, 1e-30f, 0.1f};
-  if (op->kind == OP_BIAS)
-    while (n % ARM_WIDTH) x[n++] = 0.0f;
+  float bias[ARM_WIDTH];
+  for (size_t j = 0; j < ARM_WIDTH; j++) bias[j] = u2f(arm_bias_bits[j]);
+  const float *x = g_dense;
+  const size_t n = g_dense_n;
 
-  assert_int_equal(actk_isa_force(ACTK_ISA_SCALAR), ACTK_OK);
-  assert_int_equal(test_run(op, x, bias, ARM_WIDTH, ys, n), ACTK_OK);
-  assert_int_equal(actk_isa_force(ACTK_ISA_AVX2), ACTK_OK);
+  const size_t k = (size_t)(op - g_ops);
+  assert_true(k < TEST_MAX_OPS);
+  if (!g_scalar[k]) {
+    float *ys = malloc(n * sizeof(float));
+    assert_non_null(ys);
+    assert_int_equal(actk_isa_force(ACTK_ISA_SCALAR), ACTK_OK);
+    assert_int_equal(test_run(op, x, bias, ARM_WIDTH, ys, n), ACTK_OK);
+    g_scalar[k] = ys;
+  }
+  const float *ys = g_scalar[k];
+  float *yv = malloc(n * sizeof(float));
+  assert_non_null(yv);
+  assert_int_equal(actk_isa_force(tc->isa), ACTK_OK);
+  assert_int_equal(actk_isa_active(), tc->isa);
   assert_int_equal(test_run(op, x, bias, ARM_WIDTH, yv, n), ACTK_OK);
 
   size_t bad = 0, first = 0, nans = 0;
@@ -225,22 +247,20 @@ static void arms_compare(void **state, int nan_bits) {
     nans += both_nan;
     if (both_nan == nan_bits && f2u(ys[i]) != f2u(yv[i]) && bad++ == 0) first = i;
   }
-  if (bad) {
-    float b = op->kind == OP_BIAS ? bias[first % ARM_WIDTH] : 0.0f;
-    char bias_txt[48] = "";
-    if (op->kind == OP_BIAS) snprintf(bias_txt, sizeof bias_txt, " bias=%a", (double)b);
-    float x0 = x[first], s0 = ys[first], v0 = yv[first];
-    free(x);
-    free(ys);
-    free(yv);
-    test_fail("%s: scalar and avx2 give different %s on %zu of %zu inputs (%zu NaN results); "
-              "first: x=%a (0x%08x)%s: scalar 0x%08x (%a), avx2 0x%08x (%a)",
-              op->name, nan_bits ? "NaN bits" : "results", bad, n, nans, (double)x0, f2u(x0),
-              bias_txt, f2u(s0), (double)s0, f2u(v0), (double)v0);
-  }
-  free(x);
-  free(ys);
+  float v0 = yv[first];
   free(yv);
+  if (bad) {
+    char bias_txt[64] = "";
+    if (op->kind == OP_BIAS) {
+      float b = bias[first % ARM_WIDTH];
+      snprintf(bias_txt, sizeof bias_txt, " bias=%a (0x%08x)", (double)b, f2u(b));
+    }
+    float x0 = x[first], s0 = ys[first];
+    test_fail("%s: scalar and %s give different %s on %zu of %zu inputs (%zu NaN results); "
+              "first: x=%a (0x%08x)%s: scalar 0x%08x (%a), %s 0x%08x (%a)",
+              op->name, arm, nan_bits ? "NaN bits" : "results", bad, n, nans, (double)x0, f2u(x0),
+              bias_txt, f2u(s0), (double)s0, arm, f2u(v0), (double)v0);
+  }
 }
 
 static void test_arms_agree(void **state) {
@@ -250,29 +270,58 @@ static void test_arms_agree_nan_bits(void **state) {
   arms_compare(state, 1);
 }
 
+/* One test per (op, arm other than scalar), named "op/arm=scalar" + suffix. */
 static int run_arms_group(const char *group, const char *suffix, CMUnitTestFunction fn) {
-  test_case *cases = calloc(g_n_ops, sizeof *cases);
-  struct CMUnitTest *tests = calloc(g_n_ops, sizeof *tests);
+  const size_t n_isa = (size_t)test_n_isa();
+  const size_t n = g_n_ops * n_isa;
+  test_case *cases = calloc(n ? n : 1, sizeof *cases);
+  struct CMUnitTest *tests = calloc(n ? n : 1, sizeof *tests);
   if (!cases || !tests) return 1;
-  for (size_t i = 0; i < g_n_ops; i++) {
-    cases[i].op = &g_ops[i];
-    snprintf(cases[i].name, sizeof cases[i].name, "%.31s/%s", g_ops[i].name, suffix);
-    struct CMUnitTest t = {cases[i].name, fn, NULL, test_restore_arm, &cases[i]};
-    tests[i] = t;
-  }
-  int failed = _cmocka_run_group_tests(group, tests, g_n_ops, NULL, NULL);
+  size_t k = 0;
+  for (size_t i = 0; i < g_n_ops; i++)
+    for (size_t a = 0; a < n_isa; a++) {
+      if ((actk_isa)a == ACTK_ISA_SCALAR) continue;
+      test_case *tc = &cases[k];
+      tc->op = &g_ops[i];
+      tc->isa = (actk_isa)a;
+      snprintf(tc->name, sizeof tc->name, "%.31s/%.15s=scalar%s", g_ops[i].name,
+               actk_isa_name(tc->isa), suffix);
+      struct CMUnitTest t = {tc->name, fn, NULL, test_restore_arm, tc};
+      tests[k++] = t;
+    }
+  int failed = _cmocka_run_group_tests(group, tests, k, NULL, NULL);
   free(tests);
   free(cases);
   return failed;
 }
 
+/* Arguments no accuracy test can use (there is no finite reference) but whose
+ * bits must still agree: swish with alpha NaN, +-inf, 0. */
+static const uint32_t extra_alphas[] = {0x7fc12345u, 0x7f800000u, 0xff800000u, 0x00000000u};
+#define N_EXTRA (sizeof extra_alphas / sizeof extra_alphas[0])
+
 int main(void) {
   g_n_ops = test_ops(g_ops);
+  for (size_t i = 0; i < N_EXTRA && g_n_ops < TEST_MAX_OPS; i++, g_n_ops++) {
+    test_op *op = &g_ops[g_n_ops];
+    memset(op, 0, sizeof *op);
+    op->kind = OP_SWISH;
+    op->alpha = u2f(extra_alphas[i]);
+    snprintf(op->name, sizeof op->name, "swish(0x%08x)", extra_alphas[i]);
+  }
   int failed =
       test_run_op_arm_group("bits: lengths, offsets, in place", g_ops, g_n_ops, test_shapes);
-  failed += run_arms_group("bits: scalar arm == avx2 arm", "scalar=avx2", test_arms_agree);
-  failed += run_arms_group("bits: scalar arm == avx2 arm, NaN results", "scalar=avx2 NaN bits",
+  g_dense = malloc((DENSE_MAX + ARM_WIDTH) * sizeof(float));
+  if (!g_dense) return 1;
+  g_dense_n = dense_sample(g_dense);
+  if (g_dense_n > DENSE_MAX) return 1;
+  while (g_dense_n % ARM_WIDTH) g_dense[g_dense_n++] = 0.0f;
+  failed += run_arms_group("bits: every arm == scalar arm", "", test_arms_agree);
+  failed += run_arms_group("bits: every arm == scalar arm, NaN results", " NaN bits",
                            test_arms_agree_nan_bits);
+  for (size_t i = 0; i < TEST_MAX_OPS; i++) free(g_scalar[i]);
+  free(g_dense);
+
   test_op bias_ops[2];
   size_t n_bias = 0;
   for (size_t i = 0; i < g_n_ops; i++)
