@@ -185,12 +185,33 @@ static void test_library_facts(void **state) {
 
   test_check(actk_isa_name((actk_isa)99) == NULL, "actk_isa_name(99) is not NULL");
   test_check(actk_isa_name((actk_isa)-1) == NULL, "actk_isa_name(-1) is not NULL");
-  test_check(actk_isa_name(ACTK_ISA_SCALAR) &&
-                 strcmp(actk_isa_name(ACTK_ISA_SCALAR), "scalar") == 0,
-             "actk_isa_name(SCALAR) is not \"scalar\"");
-  test_check(actk_isa_name(ACTK_ISA_AVX2) && strcmp(actk_isa_name(ACTK_ISA_AVX2), "avx2") == 0,
-             "actk_isa_name(AVX2) is not \"avx2\"");
+  /* the names the header documents, for the values it fixes */
+  static const struct {
+    actk_isa isa;
+    const char *name;
+  } documented[] = {
+      {ACTK_ISA_SCALAR, "scalar"}, {ACTK_ISA_AVX2, "avx2"}, {ACTK_ISA_AVX512, "avx512"}};
+  for (size_t i = 0; i < sizeof documented / sizeof documented[0]; i++) {
+    const char *got = actk_isa_name(documented[i].isa);
+    test_check(got && strcmp(got, documented[i].name) == 0,
+               "actk_isa_name(%d) is \"%s\", not \"%s\"", (int)documented[i].isa,
+               got ? got : "(null)", documented[i].name);
+  }
+  /* every arm: a distinct non-empty name; the first value without a name is
+   * not an arm: not supported, and forcing it is an invalid argument */
+  const int n_isa = test_n_isa();
+  test_check(n_isa < TEST_MAX_ISA, "actk_isa_name() names every value up to %d", TEST_MAX_ISA);
+  for (int a = 0; a < n_isa; a++) {
+    const char *na = actk_isa_name((actk_isa)a);
+    test_check(na[0] != '\0', "actk_isa_name(%d) is empty", a);
+    for (int b = 0; b < a; b++)
+      test_check(strcmp(na, actk_isa_name((actk_isa)b)) != 0,
+                 "actk_isa_name(%d) == actk_isa_name(%d) == \"%s\"", a, b, na);
+  }
+  test_check(actk_isa_supported((actk_isa)n_isa) == 0, "actk_isa_supported(%d) (no name) is not 0",
+             n_isa);
   test_check(actk_isa_supported((actk_isa)99) == 0, "actk_isa_supported(99) is not 0");
+  test_check(actk_isa_supported((actk_isa)-1) == 0, "actk_isa_supported(-1) is not 0");
 
   actk_isa before = actk_isa_active();
   actk_status st = actk_isa_force((actk_isa)99);
@@ -199,12 +220,18 @@ static void test_library_facts(void **state) {
   st = actk_isa_force((actk_isa)-1);
   test_check(st == ACTK_ERR_INVALID_ARGUMENT, "actk_isa_force(-1) = %s, want %s",
              test_status_name(st), test_status_name(ACTK_ERR_INVALID_ARGUMENT));
+  st = actk_isa_force((actk_isa)n_isa);
+  test_check(st == ACTK_ERR_INVALID_ARGUMENT, "actk_isa_force(%d) (no name) = %s, want %s", n_isa,
+             test_status_name(st), test_status_name(ACTK_ERR_INVALID_ARGUMENT));
   test_check(actk_isa_active() == before, "a failed actk_isa_force changed the active arm");
-  if (!actk_isa_supported(ACTK_ISA_AVX2)) {
-    st = actk_isa_force(ACTK_ISA_AVX2);
-    test_check(st == ACTK_ERR_UNSUPPORTED_ISA, "actk_isa_force(avx2) on a CPU without it = %s",
-               test_status_name(st));
-    test_check(actk_isa_active() == before, "a failed actk_isa_force changed the active arm");
+  /* every arm this machine cannot run: UNSUPPORTED_ISA, and nothing changes */
+  for (int a = 0; a < n_isa; a++) {
+    if (actk_isa_supported((actk_isa)a)) continue;
+    st = actk_isa_force((actk_isa)a);
+    test_check(st == ACTK_ERR_UNSUPPORTED_ISA, "actk_isa_force(%s) on a CPU without it = %s",
+               actk_isa_name((actk_isa)a), test_status_name(st));
+    test_check(actk_isa_active() == before, "a failed actk_isa_force(%s) changed the active arm",
+               actk_isa_name((actk_isa)a));
   }
 
   test_check(actk_version() == ACTK_VERSION, "actk_version() = %u, header says %d", actk_version(),
