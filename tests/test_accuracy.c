@@ -2,7 +2,8 @@
  *   - a dense deterministic sample (every 4099th bit pattern of all 2^32, and
  *     1M evenly spaced floats in [-16, 16]) within the library's bound of
  *     2 ULP, measured with actk_ulp_error (the failure names the worst input);
- *   - special values: NaN -> NaN, the limits at +-inf, signed zeros;
+ *   - special values: NaN -> the same NaN quieted (sign and payload kept), the
+ *     limits at +-inf, signed zeros;
  *   - erf and tanh are exactly odd on the sample: f(-x) == -f(x) bitwise.
  * The full 2^32 sweep is tools/actk_sweep; this is the CI-sized sample. */
 #include "actk_test.h"
@@ -102,6 +103,10 @@ static void test_special_values(void **state) {
     float y = run1(op, u2f(nans[i]));
     test_check(isnan(y), "%s(NaN 0x%08x) = %a (0x%08x), want a NaN", tc->name, nans[i], (double)y,
                f2u(y));
+    /* and the same NaN, quieted: sign and payload kept, on every arm */
+    test_check(f2u(y) == (nans[i] | 0x00400000u),
+               "%s(NaN 0x%08x) = NaN 0x%08x, want the input quieted, 0x%08x", tc->name, nans[i],
+               f2u(y), nans[i] | 0x00400000u);
   }
 
   /* the limits: exact values */
