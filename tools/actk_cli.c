@@ -2,7 +2,7 @@
  * how fast each op is here against a plain libm loop, and whether each op on
  * each arm is within the documented error bound on a deterministic sample.
  *
- *   actk [--quick] [--isa scalar|avx2] [--help]
+ *   actk [--quick] [--isa NAME] [--help]
  *
  * Speed: ns per element at n = 65536 on the calling thread, median of
  * interleaved repeats (each arm and the libm loop take turns, so a noisy
@@ -10,8 +10,11 @@
  * Accuracy: every 4099th float bit pattern (every 65537th with --quick) plus
  * special values, max error in ULPs against the double reference of
  * tools/reference.c, PASS when <= 2.0 ULP and every special is right.
- * --isa NAME measures that arm only. Exit status: 0, 1 if an accuracy check
- * fails, 2 on a usage error or an arm that cannot run here. */
+ * Both tables have one column per arm this machine supports (every arm the
+ * library names, in its order: scalar, avx2, avx512, ...); --isa NAME
+ * measures that arm only (`actk --help` lists the names). Exit status: 0, 1
+ * if an accuracy check fails, 2 on a usage error or an arm that cannot run
+ * here. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -428,7 +431,7 @@ int main(int argc, char **argv) {
   }
   if (o.quick) o.repeats = 5, o.calls = 2, o.stride = 65537;
 
-  for (int v = 0; actk_isa_name((actk_isa)v) && o.n_arms < MAX_ARMS; v++) {
+  for (int v = 0; actk_isa_name((actk_isa)v); v++) {
     const char *name = actk_isa_name((actk_isa)v);
     if (only && strcmp(only, name) != 0) continue;
     if (!actk_isa_supported((actk_isa)v)) {
@@ -437,6 +440,10 @@ int main(int argc, char **argv) {
         return 2;
       }
       continue;
+    }
+    if (o.n_arms == MAX_ARMS) {
+      fprintf(stderr, "actk: more than %d arms: %s and later ones not measured\n", MAX_ARMS, name);
+      break;
     }
     o.arms[o.n_arms++] = (actk_isa)v;
   }
