@@ -3,7 +3,8 @@
 // Benchmarks are named OP/IMPL/N/real_time (wall clock is what is timed):
 //   OP    erf tanh sigmoid silu quick_gelu gelu gelu_tanh bias_gelu bias_gelu_tanh,
 //         or "copy" (memcpy of the same bytes: the memory-bound floor)
-//   IMPL  actk_scalar, actk_avx2 (each supported arm, forced with actk_isa_force),
+//   IMPL  actk_<arm> for every arm the library names and this machine supports
+//         (actk_scalar, actk_avx2, actk_avx512, ...; forced with actk_isa_force),
 //         libm (plain scalar loop), eigen (Eigen 3.4 AVX2), sleef (SLEEF u10 AVX2)
 //   N     16 64 4096 65536 2097152 (512 x 4096) 4194304
 // Bias ops use rows of width 4096 (width = N when N < 4096).
@@ -14,7 +15,7 @@
 //
 //   actk_bench --benchmark_filter='^gelu/'           one op, all impls and sizes
 //   actk_bench --benchmark_filter='/65536/'          every op at 64 Ki
-//   actk_bench --benchmark_filter='actk_avx2|eigen'  two impls
+//   actk_bench --benchmark_filter='actk_avx512|eigen'  two impls
 //   actk_bench --benchmark_min_time=0.1              quicker, noisier
 #include <benchmark/benchmark.h>
 

@@ -8,12 +8,15 @@
 // ratios of numbers taken minutes apart. The copy column is the control: if
 // it moves between rows, the machine's memory bandwidth moved.
 //
-//   actk_ratio [--isa scalar|avx2] [--repeats R] [--calls C] [--big-calls C] [--quick]
+//   actk_ratio [--isa NAME] [--repeats R] [--calls C] [--big-calls C] [--quick]
 //
-// Defaults: the best supported arm, R = 15, C = 20 calls per repeat at 64 Ki,
-// 3 at 4 Mi (each 4 Mi call streams 32 MiB). Columns, all ns per element,
-// medians over the repeats:
-//   actk, eigen, actk/eigen (< 1: actk faster), libm, vs libm (libm / actk),
+// --isa takes any arm the library names (scalar, avx2, avx512, ...). Defaults:
+// the best supported arm (the highest-numbered one, as dispatch ranks them,
+// whatever ACTK_ISA says; the first line of output names it), R = 15, C = 20
+// calls per repeat at 64 Ki, 3 at 4 Mi (each 4 Mi call streams 32 MiB).
+// Columns, all ns per element, medians over the repeats:
+//   actk, eigen (Eigen 3.4 AVX2, the baseline whatever actk's arm),
+//   actk/eigen (< 1: actk faster), libm, vs libm (libm / actk),
 //   copy, spread (actk's (p75 - p25) / median, a noise gauge), and on the 4 Mi
 //   table 4Mi/64Ki (actk's per-element time at 4 Mi over 64 Ki: > 1 means
 //   the op became memory-bound or cache-hostile).
@@ -54,10 +57,23 @@ quartiles quart(std::vector<double> v) {
 
 int usage(const char *argv0) {
   std::fprintf(stderr,
-               "usage: %s [--isa scalar|avx2] [--repeats R] [--calls C] [--big-calls C] "
-               "[--quick]\n",
+               "usage: %s [--isa NAME] [--repeats R] [--calls C] [--big-calls C] [--quick]\n"
+               "  NAME: one of",
                argv0);
+  for (int v = 0; actk_isa_name((actk_isa)v); v++)
+    std::fprintf(stderr, " %s%s", actk_isa_name((actk_isa)v),
+                 actk_isa_supported((actk_isa)v) ? "" : " (not supported here)");
+  std::fprintf(stderr, "\n");
   return 2;
+}
+
+// The best arm this machine runs: the highest-numbered supported one (the
+// header appends arms in order of preference: avx512 > avx2 > scalar).
+actk_isa best_arm() {
+  actk_isa best = ACTK_ISA_SCALAR;
+  for (int v = 0; actk_isa_name((actk_isa)v); v++)
+    if (actk_isa_supported((actk_isa)v)) best = (actk_isa)v;
+  return best;
 }
 
 bool parse_int(const char *s, int *out) {
@@ -72,7 +88,8 @@ bool parse_int(const char *s, int *out) {
 
 int main(int argc, char **argv) {
   options opt;
-  opt.isa = actk_isa_active(); // dispatch's choice: the best arm (or ACTK_ISA)
+  opt.isa = best_arm();
+  bool isa_given = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!std::strcmp(a, "--quick")) {
@@ -84,8 +101,9 @@ int main(int argc, char **argv) {
         if (!std::strcmp(actk_isa_name((actk_isa)v), name)) opt.isa = (actk_isa)v, found = true;
       if (!found) {
         std::fprintf(stderr, "actk_ratio: unknown arm '%s'\n", name);
-        return 2;
+        return usage(argv[0]);
       }
+      isa_given = true;
     } else if (!std::strcmp(a, "--repeats") && i + 1 < argc) {
       if (!parse_int(argv[++i], &opt.repeats)) return usage(argv[0]);
     } else if (!std::strcmp(a, "--calls") && i + 1 < argc) {
@@ -97,6 +115,7 @@ int main(int argc, char **argv) {
     }
   }
   const actk_isa before = actk_isa_active();
+  const char *before_reason = actk_isa_reason(); // before the force below replaces it
   actk_status fs = actk_isa_force(opt.isa);
   if (fs != ACTK_OK || actk_isa_active() != opt.isa) {
     std::fprintf(stderr, "actk_ratio: cannot run arm %s here: %s\n", actk_isa_name(opt.isa),
@@ -105,8 +124,11 @@ int main(int argc, char **argv) {
   }
   const bool eigen = have_eigen && simd_baselines_runnable();
 
-  std::printf("actk %s, arm %s; cpu: %s\n", actk_version_string(), actk_isa_name(opt.isa),
-              actk_cpu_summary());
+  std::printf("actk %s, arm %s (%s); cpu: %s\n", actk_version_string(), actk_isa_name(opt.isa),
+              isa_given ? "--isa" : "default: the best supported arm", actk_cpu_summary());
+  if (before != best_arm())
+    std::printf("note: dispatch's own choice in this process is %s (%s)\n", actk_isa_name(before),
+                before_reason);
   std::printf("input: %s; eigen: %s\n", input_description(),
               eigen ? "3.4 avx2" : (have_eigen ? "built, but no avx2 here" : "not built"));
 
