@@ -129,14 +129,16 @@ static int sweep_one(const actk_op_info *op, const actk_arm *arm, const actk_arm
   void *args[256][2];
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
+  int started = 0;
   for (int i = 0; i < threads; i++) {
     args[i][0] = &j;
     args[i][1] = &tl[i];
-    pthread_create(&th[i], NULL, worker, args[i]);
+    if (pthread_create(&th[started], NULL, worker, args[i]) == 0) started++;
   }
+  if (started == 0) worker(args[0]); /* no threads: sweep on this one */
   tally all = {.max_err = -1};
-  for (int i = 0; i < threads; i++) {
-    pthread_join(th[i], NULL);
+  for (int i = 0; i < (started ? started : 1); i++) {
+    if (started) pthread_join(th[i], NULL);
     for (int b = 0; b < NBUCKET; b++) all.hist[b] += tl[i].hist[b];
     if (tl[i].max_err > all.max_err || (tl[i].max_err == all.max_err && tl[i].max_at < all.max_at)) {
       all.max_err = tl[i].max_err;
@@ -204,7 +206,7 @@ int main(int argc, char **argv) {
   double bound = 2.0;
   float from = 0, to = 0;
   int ranged = 0;
-  for (int i = 2; i < argc; i++) {
+  for (int i = 2; i < argc; i += 2) { /* option, value */
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!v) {
       fprintf(stderr, "%s needs a value\n", a);
@@ -222,7 +224,6 @@ int main(int argc, char **argv) {
       return 2;
     }
     if ((!strcmp(a, "--isa") && !arm) || (!strcmp(a, "--vs-isa") && !vs)) return 2;
-    i++;
   }
   if (stride == 0 || threads < 1 || threads > 256) {
     fprintf(stderr, "bad --stride or --threads\n");

@@ -82,6 +82,7 @@ ACTK_BIAS_ROW(bias_gelu_tanh_row, bias_gelu_tanh_v)
 ACTK_BIAS_KERNEL(bias_gelu_kernel, bias_gelu_row)
 ACTK_BIAS_KERNEL(bias_gelu_tanh_kernel, bias_gelu_tanh_row)
 
+/* NOLINTBEGIN(bugprone-macro-parentheses): the arguments are initializer values */
 #define ACTK_DEFINE_ARM(sym, isa_value, isa_name)                                                  \
   const actk_arm sym = {.isa = isa_value,                                                          \
                         .name = isa_name,                                                          \
@@ -95,5 +96,6 @@ ACTK_BIAS_KERNEL(bias_gelu_tanh_kernel, bias_gelu_tanh_row)
                         .bias_gelu = bias_gelu_kernel,                                             \
                         .bias_gelu_tanh = bias_gelu_tanh_kernel,                                   \
                         .rope = rope_token};
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 #endif

@@ -10,10 +10,10 @@
 #include "logistic.h"
 
 /* 2 sqrt(2/pi) and 2 sqrt(2/pi) 0.044715 as hi + lo */
-#define ACTK_GT_C1_HI 0x1.988454p+0f
-#define ACTK_GT_C1_LO -0x1.857936p-25f
-#define ACTK_GT_C3_HI 0x1.2444f2p-4f
-#define ACTK_GT_C3_LO 0x1.49b16ap-29f
+#define ACTK_GT_C1_HI (0x1.988454p+0f)
+#define ACTK_GT_C1_LO (-0x1.857936p-25f)
+#define ACTK_GT_C3_HI (0x1.2444f2p-4f)
+#define ACTK_GT_C3_LO (0x1.49b16ap-29f)
 
 ACTK_INLINE vf gelu_tanh_v(vf x) {
   /* below -12 the result underflows to -0 and beyond 10 it is x: clamping

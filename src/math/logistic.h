@@ -84,6 +84,7 @@ typedef struct {
 
 ACTK_INLINE logistic_e logistic_e_of(vf s, vf p) {
   logistic_e r;
+  r.k = vi_splat(0);
   r.eh = vf_fma(s, p, s);
   r.el = vf_fma(s, p, vf_sub(s, r.eh)); /* s - eh is exact (Sterbenz) */
   return r;
