@@ -22,8 +22,11 @@
     if (VLEN > 1 && i < n) vf_store_first(y + i, n - i, fn(vf_load_first(x + i, n - i)));        \
   }
 
-ACTK_INLINE vf bias_gelu_v(vf x, vf b) { return gelu_v(vf_add(x, b)); }
-ACTK_INLINE vf bias_gelu_tanh_v(vf x, vf b) { return gelu_tanh_v(vf_add(x, b)); }
+/* x + bias, with x's NaN winning when both are NaN (which operand an add
+ * keeps then depends on an order the compiler may swap). */
+ACTK_INLINE vf bias_add(vf x, vf b) { return ACTK_NAN_PASSTHROUGH(x, vf_add(x, b)); }
+ACTK_INLINE vf bias_gelu_v(vf x, vf b) { return gelu_v(bias_add(x, b)); }
+ACTK_INLINE vf bias_gelu_tanh_v(vf x, vf b) { return gelu_tanh_v(bias_add(x, b)); }
 
 /* One row: y[j] = fn(x[j] + b[j]) for j < len. */
 #define ACTK_BIAS_ROW(rname, fn)                                                                   \
