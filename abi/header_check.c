@@ -1,0 +1,22 @@
+/* actk.h compiles on its own as C99 and C11 with -Wall -Wextra -pedantic
+ * -Werror, and its ABI is what abi/header_check.h pins. Linked with the shared
+ * library: every declaration resolves. */
+#include <actk.h>
+
+#include "header_check.h"
+
+#include <stdio.h>
+
+int main(void) {
+  int n = abi_check_signatures();
+  if (n != ABI_SYMBOL_COUNT) {
+    fprintf(stderr,
+            "abi/header_check.h checks %d function signatures, abi/actk.symbols lists %d "
+            "symbols: add the new function to ABI_SIG\n",
+            n, ABI_SYMBOL_COUNT);
+    return 1;
+  }
+  printf("actk.h as C %ld: %d signatures, enum values and layouts as pinned\n",
+         (long)__STDC_VERSION__, n);
+  return 0;
+}

@@ -1,0 +1,22 @@
+// actk.h compiles on its own as C++11 and C++17 with -Wall -Wextra -pedantic
+// -Werror, and its ABI is what abi/header_check.h pins. Linked with the shared
+// library: the declarations have C linkage (a mangled name would not resolve).
+#include <actk.h>
+
+#include "header_check.h"
+
+#include <cstdio>
+
+int main() {
+  int n = abi_check_signatures();
+  if (n != ABI_SYMBOL_COUNT) {
+    std::fprintf(stderr,
+                 "abi/header_check.h checks %d function signatures, abi/actk.symbols lists %d "
+                 "symbols: add the new function to ABI_SIG\n",
+                 n, ABI_SYMBOL_COUNT);
+    return 1;
+  }
+  std::printf("actk.h as C++ %ld: %d signatures, enum values and layouts as pinned\n",
+              static_cast<long>(__cplusplus), n);
+  return 0;
+}
