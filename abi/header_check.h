@@ -107,7 +107,6 @@ static int abi_check_signatures(void) {
   ABI_SIG(actk_isa_force, actk_status, (actk_isa));
   ABI_SIG(actk_cpu_summary, const char *, (void));
 
-  ABI_SIG(actk_pool_config_init, void, (actk_pool_config *));
   ABI_SIG(actk_pool_create, actk_status, (const actk_pool_config *, actk_pool **));
   ABI_SIG(actk_pool_destroy, void, (actk_pool *));
   ABI_SIG(actk_pool_default, actk_pool *, (void));
@@ -129,7 +128,6 @@ static int abi_check_signatures(void) {
   ABI_SIG(actk_bias_gelu_tanh_f32, actk_status,
           (actk_pool *, const float *, const float *, size_t, float *, size_t));
 
-  ABI_SIG(actk_rope_desc_init, void, (actk_rope_desc *));
   ABI_SIG(actk_rope_f32, actk_status,
           (actk_pool *, const actk_rope_desc *, const float *, const int64_t *, const float *,
            const float *, float *));

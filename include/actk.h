@@ -89,15 +89,20 @@ ACTK_API const char *actk_cpu_summary(void);
  * inline. Results are bit-identical for every pool and thread count. */
 
 typedef struct actk_pool_config {
-  size_t struct_size;        /* sizeof(actk_pool_config): lets the struct grow */
+  size_t struct_size;        /* sizeof(actk_pool_config) as compiled: lets the struct grow */
   unsigned threads;          /* total, the caller included; 0: physical cores we may run on */
   unsigned spin_us;          /* after a job, workers spin this long, then sleep; 0: sleep at once */
   unsigned spin_backoff_max; /* >1: pause 1, 2, 4 .. this many times per spin check */
   int pin;                   /* 1: pin worker i to the i-th allowed physical core */
 } actk_pool_config;
 
-/* Defaults: threads 0, spin_us 100, spin_backoff_max 1, pin 0. */
-ACTK_API void actk_pool_config_init(actk_pool_config *config);
+/* Defaults: threads 0, spin_us 100, spin_backoff_max 1, pin 0. Inline, so
+ * struct_size is the size this program was compiled with: a newer library
+ * reads only that much and defaults the rest. */
+static inline void actk_pool_config_init(actk_pool_config *config) {
+  actk_pool_config c = {sizeof(actk_pool_config), 0, 100, 1, 0};
+  if (config) *config = c;
+}
 /* A pool of its own. Thread creation failures leave fewer workers, never an
  * error (ACTK_ERR_NO_THREADS only if a pool of more than one thread was asked
  * for and none could start). config NULL: defaults. */
@@ -182,8 +187,13 @@ typedef struct actk_rope_desc {
   int64_t position_start; /* positions are start + s when position_ids is NULL */
 } actk_rope_desc;
 
-/* Fills desc with struct_size set, sizes 0, split-half, BSHD, start 0. */
-ACTK_API void actk_rope_desc_init(actk_rope_desc *desc);
+/* Sizes 0, split-half, BSHD, start 0, struct_size this program's (inline,
+ * as actk_pool_config_init). */
+static inline void actk_rope_desc_init(actk_rope_desc *desc) {
+  actk_rope_desc d = {sizeof(actk_rope_desc), 0, 0, 0, 0, 0, ACTK_ROPE_BSHD, ACTK_ROPE_SPLIT_HALF,
+                      0, 0};
+  if (desc) *desc = d;
+}
 
 /* position_ids: [batch][seq_len] int64, or NULL. cos_cache and sin_cache:
  * [max_position][rotary_dim / 2]. */

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "topology.h"
+#include "versioned.h"
 
 #ifdef __linux__
 #include <linux/futex.h>
@@ -354,16 +355,6 @@ void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n) {
 
 /* ---- public API ---- */
 
-void actk_pool_config_init(actk_pool_config *config) {
-  if (!config) return;
-  memset(config, 0, sizeof *config);
-  config->struct_size = sizeof *config;
-  config->threads = 0;
-  config->spin_us = 100;
-  config->spin_backoff_max = 1;
-  config->pin = 0;
-}
-
 static void pool_free(actk_pool *pool) {
   free(pool->threads);
   free(pool->args);
@@ -402,10 +393,9 @@ actk_status actk_pool_create(const actk_pool_config *config, actk_pool **out) {
   *out = NULL;
   actk_pool_config cfg;
   actk_pool_config_init(&cfg);
-  if (config) {
-    if (config->struct_size < sizeof cfg) return ACTK_ERR_INVALID_ARGUMENT;
-    memcpy(&cfg, config, sizeof cfg);
-  }
+  if (config && !actk_read_versioned(&cfg, sizeof cfg, config, config->struct_size,
+                                     ACTK_POOL_CONFIG_V1_SIZE))
+    return ACTK_ERR_INVALID_ARGUMENT;
   if (cfg.threads > ACTK_MAX_THREADS || cfg.pin < 0 || cfg.pin > 1)
     return ACTK_ERR_INVALID_ARGUMENT;
   actk_pool *pool = pool_alloc();

@@ -7,6 +7,7 @@
 #include "dispatch.h"
 #include "runner.h"
 #include "validate.h"
+#include "versioned.h"
 
 typedef struct {
   actk_rope_kernel kernel;
@@ -63,17 +64,15 @@ static void rope_rows(void *p, size_t begin_el, size_t end_el) {
   }
 }
 
-void actk_rope_desc_init(actk_rope_desc *desc) {
-  if (!desc) return;
-  memset(desc, 0, sizeof *desc);
-  desc->struct_size = sizeof *desc;
-  desc->layout = ACTK_ROPE_BSHD;
-  desc->style = ACTK_ROPE_SPLIT_HALF;
-}
-
 actk_status actk_rope_f32(actk_pool *pool, const actk_rope_desc *desc, const float *x,
                           const int64_t *position_ids, const float *cos_cache,
                           const float *sin_cache, float *y) {
+  if (!desc) return ACTK_ERR_NULL_POINTER;
+  actk_rope_desc d;
+  actk_rope_desc_init(&d);
+  if (!actk_read_versioned(&d, sizeof d, desc, desc->struct_size, ACTK_ROPE_DESC_V1_SIZE))
+    return ACTK_ERR_INVALID_ARGUMENT;
+  desc = &d;
   actk_rope_shape shape;
   actk_status st = actk_check_rope(desc, x, position_ids, cos_cache, sin_cache, y, &shape);
   if (st != ACTK_OK || shape.elements == 0) return st;

@@ -48,7 +48,6 @@ actk_status actk_check_rope(const actk_rope_desc *desc, const float *x,
                             const int64_t *position_ids, const float *cos_cache,
                             const float *sin_cache, const float *y, actk_rope_shape *shape) {
   if (!desc) return ACTK_ERR_NULL_POINTER;
-  if (desc->struct_size < sizeof *desc) return ACTK_ERR_INVALID_ARGUMENT;
   if ((unsigned)desc->layout > ACTK_ROPE_BHSD || (unsigned)desc->style > ACTK_ROPE_INTERLEAVED)
     return ACTK_ERR_INVALID_ARGUMENT;
   size_t rd = desc->rotary_dim ? desc->rotary_dim : desc->head_size;
