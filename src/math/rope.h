@@ -14,8 +14,10 @@
 
 #include "vec_contract.h"
 
+/* a c - fl(b s) written as a c + fl(b (-s)): the same value, and a NaN from
+ * b keeps its sign on every arm (the scalar arm's fms would negate it). */
 ACTK_INLINE void rope_pair(vf a, vf b, vf c, vf s, vf *ya, vf *yb) {
-  *ya = vf_fms(a, c, vf_mul(b, s));
+  *ya = vf_fma(a, c, vf_mul(b, vf_xor(s, vf_splat(-0.0f))));
   *yb = vf_fma(b, c, vf_mul(a, s));
 }
 
