@@ -198,6 +198,7 @@ int main(int argc, char **argv) {
             argv[0]);
     return 2;
   }
+  setvbuf(stdout, NULL, _IOLBF, 0); /* a long sweep into a file shows each op as it ends */
   const char *opname = argv[1];
   const actk_arm *arm = actk_dispatch_active(), *vs = NULL;
   uint64_t stride = 1;
