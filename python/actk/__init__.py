@@ -1,0 +1,713 @@
+"""actk for Python: a small ctypes binding of the actk shared library.
+
+Every op takes numpy arrays and returns a numpy array::
+
+    import numpy as np, actk
+    x = np.linspace(-4, 4, 1000, dtype=np.float32)
+    y = actk.gelu(x)                    # new array, same shape as x
+    actk.gelu(x, out=x)                 # in place (out is x)
+    with actk.Pool(threads=4) as p:     # an own thread pool
+        actk.tanh(x, out=y, pool=p)
+
+Inputs: no silent copies
+------------------------
+The binding never converts or copies an array behind your back. Every float
+array (x, bias, out, the RoPE caches) must be a numpy.ndarray with dtype
+numpy.float32 (native byte order), C-contiguous and aligned; RoPE position
+ids must be int64 the same way. Anything else is refused before the library
+is called:
+
+* not an ndarray, or the wrong dtype  -> TypeError
+* not C-contiguous, not aligned, out read-only, out of the wrong shape,
+  a RoPE shape that does not match the caches -> ValueError
+
+The message says what is wrong and how to fix it, e.g. "x must be float32,
+got float64: pass np.asarray(x, dtype=np.float32)". A copy is then an
+explicit line in your code (np.ascontiguousarray(x, dtype=np.float32)), never
+a hidden cost or a write into a temporary that silently goes nowhere.
+
+Errors from the library
+-----------------------
+Every actk call returns a status; anything but ACTK_OK raises ActkError,
+carrying the status code (.status, an int), its enum name (.name, e.g.
+"ACTK_ERR_OVERLAP") and actk_status_string's text (.message). On an error the
+library writes nothing. Overlap rules are the library's: out may *be* x (in
+place), any other overlap of out with an input is ACTK_ERR_OVERLAP.
+
+Finding the library
+-------------------
+1. the path in the environment variable ACTK_LIBRARY;
+2. libactk.so in a build directory of this source tree: build/, then the
+   other build*/ directories, newest first (one that fails to load, e.g. a
+   sanitizer build, is skipped);
+3. ctypes.util.find_library("actk") (an installed library).
+
+Threads
+-------
+pool=None (the default) runs on the calling thread: actk starts no thread.
+Pool(...) creates an own pool (a context manager; close() joins its threads),
+default_pool() is the library's process-wide pool. Results are bit-identical
+whatever pool is used. ctypes releases the GIL during a call, so several
+Python threads can run actk calls at once (also on one pool).
+"""
+
+import ctypes
+import ctypes.util
+import enum
+import glob
+import os
+import threading
+
+import numpy as np
+
+__all__ = [
+    "ActkError",
+    "Status",
+    "Isa",
+    "Layout",
+    "Style",
+    "Pool",
+    "default_pool",
+    "erf",
+    "tanh",
+    "sigmoid",
+    "silu",
+    "quick_gelu",
+    "swish",
+    "gelu",
+    "gelu_tanh",
+    "bias_gelu",
+    "bias_gelu_tanh",
+    "rope",
+    "rope_cache",
+    "version",
+    "version_info",
+    "library_path",
+    "isa",
+    "isa_reason",
+    "isa_supported",
+    "supported_isas",
+    "force_isa",
+    "cpu_summary",
+    "status_string",
+]
+
+
+class Status(enum.IntEnum):
+    """actk_status (include/actk.h); values are part of the ABI."""
+
+    ACTK_OK = 0
+    ACTK_ERR_NULL_POINTER = 1
+    ACTK_ERR_OVERLAP = 2
+    ACTK_ERR_TOO_LARGE = 3
+    ACTK_ERR_ZERO_WIDTH = 4
+    ACTK_ERR_WIDTH_MISMATCH = 5
+    ACTK_ERR_UNSUPPORTED_ISA = 6
+    ACTK_ERR_INVALID_ARGUMENT = 7
+    ACTK_ERR_OUT_OF_MEMORY = 8
+    ACTK_ERR_NO_THREADS = 9
+    ACTK_ERR_OUT_OF_RANGE = 10
+    ACTK_ERR_BAD_SHAPE = 11
+
+
+class Isa(enum.IntEnum):
+    """actk_isa: the instruction-set arms."""
+
+    SCALAR = 0
+    AVX2 = 1
+    AVX512 = 2
+
+
+class Layout(enum.IntEnum):
+    """actk_rope_layout: "bshd" ([B, S, H, D], also [B, S, H*D]) or "bhsd"."""
+
+    BSHD = 0
+    BHSD = 1
+
+
+class Style(enum.IntEnum):
+    """actk_rope_style: "split_half" (GPT-NeoX/Llama) or "interleaved" (GPT-J)."""
+
+    SPLIT_HALF = 0
+    INTERLEAVED = 1
+
+
+class ActkError(RuntimeError):
+    """A call returned a status other than ACTK_OK (nothing was written).
+
+    Attributes: status (int), name ("ACTK_ERR_..."), message
+    (actk_status_string), function (the C function that returned it).
+    """
+
+    def __init__(self, status, function):
+        self.status = int(status)
+        try:
+            self.name = Status(self.status).name
+        except ValueError:
+            self.name = "ACTK_STATUS_%d" % self.status
+        self.message = status_string(self.status)
+        self.function = function
+        super().__init__("%s: %s: %s" % (function, self.name, self.message))
+
+
+# ---- loading --------------------------------------------------------------
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_SOURCE_ROOT = os.path.dirname(os.path.dirname(_HERE))
+
+
+def _candidates():
+    env = os.environ.get("ACTK_LIBRARY")
+    if env:
+        return [env], True
+    found = []
+    first = os.path.join(_SOURCE_ROOT, "build", "libactk.so")
+    if os.path.exists(first):
+        found.append(first)
+    others = [
+        p
+        for p in glob.glob(os.path.join(_SOURCE_ROOT, "build*", "libactk.so"))
+        if os.path.abspath(p) != os.path.abspath(first)
+    ]
+    others.sort(key=os.path.getmtime, reverse=True)
+    found += others
+    name = ctypes.util.find_library("actk")
+    if name:
+        found.append(name)
+    return found, False
+
+
+def _load():
+    paths, explicit = _candidates()
+    errors = []
+    for p in paths:
+        try:
+            return ctypes.CDLL(p), p
+        except OSError as e:
+            if explicit:
+                raise ImportError("actk: cannot load ACTK_LIBRARY=%s: %s" % (p, e)) from e
+            errors.append("%s: %s" % (p, e))
+    raise ImportError(
+        "actk: libactk.so not found. Set ACTK_LIBRARY to its path, build it in "
+        "%s/build (cmake -S . -B build && cmake --build build), or install it. "
+        "Tried: %s" % (_SOURCE_ROOT, "; ".join(errors) if errors else "nothing found")
+    )
+
+
+_lib, _lib_path = _load()
+
+_f32p = ctypes.POINTER(ctypes.c_float)
+_i64p = ctypes.POINTER(ctypes.c_int64)
+_vp = ctypes.c_void_p
+_size = ctypes.c_size_t
+_status = ctypes.c_int
+
+
+class _PoolConfig(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("threads", ctypes.c_uint),
+        ("spin_us", ctypes.c_uint),
+        ("spin_backoff_max", ctypes.c_uint),
+        ("pin", ctypes.c_int),
+    ]
+
+
+class _RopeDesc(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("batch", ctypes.c_size_t),
+        ("seq_len", ctypes.c_size_t),
+        ("heads", ctypes.c_size_t),
+        ("head_size", ctypes.c_size_t),
+        ("rotary_dim", ctypes.c_size_t),
+        ("layout", ctypes.c_int),
+        ("style", ctypes.c_int),
+        ("max_position", ctypes.c_size_t),
+        ("position_start", ctypes.c_int64),
+    ]
+
+
+def _fn(name, restype, *argtypes):
+    f = getattr(_lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+_version = _fn("actk_version", ctypes.c_uint)
+_version_string = _fn("actk_version_string", ctypes.c_char_p)
+_status_string = _fn("actk_status_string", ctypes.c_char_p, _status)
+_isa_active = _fn("actk_isa_active", ctypes.c_int)
+_isa_name = _fn("actk_isa_name", ctypes.c_char_p, ctypes.c_int)
+_isa_supported = _fn("actk_isa_supported", ctypes.c_int, ctypes.c_int)
+_isa_reason = _fn("actk_isa_reason", ctypes.c_char_p)
+_isa_force = _fn("actk_isa_force", _status, ctypes.c_int)
+_cpu_summary = _fn("actk_cpu_summary", ctypes.c_char_p)
+_pool_create = _fn(
+    "actk_pool_create", _status, ctypes.POINTER(_PoolConfig), ctypes.POINTER(_vp)
+)
+_pool_destroy = _fn("actk_pool_destroy", None, _vp)
+_pool_default = _fn("actk_pool_default", _vp)
+_pool_threads = _fn("actk_pool_threads", ctypes.c_uint, _vp)
+_rope = _fn(
+    "actk_rope_f32",
+    _status,
+    _vp,
+    ctypes.POINTER(_RopeDesc),
+    _vp,
+    _vp,
+    _vp,
+    _vp,
+    _vp,
+)
+_rope_cache = _fn("actk_rope_cache_f32", _status, _vp, _vp, _size, _size, ctypes.c_double)
+
+_UNARY = {}
+for _op in ("erf", "tanh", "sigmoid", "silu", "quick_gelu", "gelu", "gelu_tanh"):
+    _UNARY[_op] = _fn("actk_%s_f32" % _op, _status, _vp, _vp, _vp, _size)
+_swish = _fn("actk_swish_f32", _status, _vp, _vp, _vp, _size, ctypes.c_float)
+_BIAS = {}
+for _op in ("bias_gelu", "bias_gelu_tanh"):
+    _BIAS[_op] = _fn("actk_%s_f32" % _op, _status, _vp, _vp, _vp, _size, _vp, _size)
+
+
+def _check(status, function):
+    if status != 0:
+        raise ActkError(status, function)
+
+
+# ---- library facts ----------------------------------------------------------
+
+
+def status_string(status):
+    """actk_status_string: the library's English text for a status code."""
+    return _status_string(int(status)).decode()
+
+
+def version():
+    """The loaded library's version string, e.g. "0.1.0"."""
+    return _version_string().decode()
+
+
+def version_info():
+    """The loaded library's version as (major, minor, patch)."""
+    v = _version()
+    return (v // 10000, v // 100 % 100, v % 100)
+
+
+def library_path():
+    """The path (or name) of the shared library this module loaded."""
+    return _lib_path
+
+
+def _isa_str(value):
+    name = _isa_name(int(value))
+    return name.decode() if name is not None else None
+
+
+def _isa_value(arm):
+    if isinstance(arm, str):
+        try:
+            return Isa[arm.upper()]
+        except KeyError:
+            raise ValueError(
+                "unknown arm %r (arms: %s)" % (arm, ", ".join(i.name.lower() for i in Isa))
+            ) from None
+    return int(arm)
+
+
+def isa():
+    """The active arm's name: "scalar", "avx2" or "avx512"."""
+    return _isa_str(_isa_active())
+
+
+def isa_reason():
+    """Why the active arm was chosen (actk_isa_reason)."""
+    return _isa_reason().decode()
+
+
+def isa_supported(arm):
+    """True if this CPU and OS can run the arm (a name or an Isa)."""
+    return bool(_isa_supported(_isa_value(arm)))
+
+
+def supported_isas():
+    """Names of the arms this machine can run, best first."""
+    return [i.name.lower() for i in sorted(Isa, reverse=True) if _isa_supported(int(i))]
+
+
+def force_isa(arm):
+    """Switch the process-wide arm (for tests and benchmarks): affects every
+    thread of the process. Raises ActkError (ACTK_ERR_UNSUPPORTED_ISA) if the
+    machine cannot run it."""
+    _check(_isa_force(_isa_value(arm)), "actk_isa_force")
+
+
+def cpu_summary():
+    """One line of CPU facts dispatch used."""
+    return _cpu_summary().decode()
+
+
+# ---- pools --------------------------------------------------------------------
+
+
+class Pool:
+    """A thread pool for large calls (actk_pool_create).
+
+    Pool(threads=0, spin_us=100, spin_backoff_max=1, pin=False): threads is
+    the total, the calling thread included (0: one per physical core the
+    process may run on); after a job workers spin spin_us microseconds, then
+    sleep. Use as a context manager, or call close() (also run when the object
+    is collected). close() while a call is using the pool raises RuntimeError.
+    """
+
+    def __init__(self, threads=0, spin_us=100, spin_backoff_max=1, pin=False):
+        # actk_pool_config_init is inline in the header (it records the
+        # caller's struct size): the same, here
+        cfg = _PoolConfig(ctypes.sizeof(_PoolConfig), 0, 100, 1, 0)
+        for name, value in (
+            ("threads", threads),
+            ("spin_us", spin_us),
+            ("spin_backoff_max", spin_backoff_max),
+        ):
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+                raise TypeError("Pool: %s must be an int, got %r" % (name, value))
+            if not 0 <= value <= 0xFFFFFFFF:
+                raise ValueError("Pool: %s must be in [0, 2^32), got %d" % (name, value))
+        cfg.threads = threads
+        cfg.spin_us = spin_us
+        cfg.spin_backoff_max = spin_backoff_max
+        cfg.pin = 1 if pin else 0
+        handle = _vp()
+        _check(_pool_create(ctypes.byref(cfg), ctypes.byref(handle)), "actk_pool_create")
+        self._handle = handle.value
+        self._owned = True
+        self._lock = threading.Lock()
+        self._busy = 0
+
+    @classmethod
+    def _wrap(cls, handle):
+        self = cls.__new__(cls)
+        self._handle = handle
+        self._owned = False
+        self._lock = threading.Lock()
+        self._busy = 0
+        return self
+
+    @property
+    def threads(self):
+        """Threads a call may use, the caller included."""
+        return int(_pool_threads(self._live()))
+
+    @property
+    def closed(self):
+        return self._handle is None
+
+    def _live(self):
+        if self._handle is None:
+            raise ValueError("actk.Pool: the pool is closed")
+        return self._handle
+
+    def _enter_call(self):
+        with self._lock:
+            handle = self._live()
+            self._busy += 1
+            return handle
+
+    def _leave_call(self):
+        with self._lock:
+            self._busy -= 1
+
+    def close(self):
+        """Join the workers and free the pool (a no-op for default_pool())."""
+        with self._lock:
+            if self._handle is None:
+                return
+            if self._busy:
+                raise RuntimeError("actk.Pool.close: a call is using the pool")
+            handle, self._handle = self._handle, None
+        if self._owned:
+            _pool_destroy(handle)
+
+    def __enter__(self):
+        self._live()
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self):
+        if self._handle is None:
+            return "<actk.Pool closed>"
+        kind = "own" if self._owned else "default"
+        return "<actk.Pool %s, %d threads>" % (kind, self.threads)
+
+
+_default_pool = None
+_default_lock = threading.Lock()
+
+
+def default_pool():
+    """The library's process-wide pool (actk_pool_default), created on first
+    use; never closed by Python. Raises ActkError if it could not be made."""
+    global _default_pool
+    with _default_lock:
+        if _default_pool is None:
+            h = _pool_default()
+            if not h:
+                raise ActkError(Status.ACTK_ERR_OUT_OF_MEMORY, "actk_pool_default")
+            _default_pool = Pool._wrap(h)
+        return _default_pool
+
+
+class _PoolUse:
+    """with _PoolUse(pool) as handle: keeps the pool from closing mid-call."""
+
+    def __init__(self, pool):
+        if pool is not None and not isinstance(pool, Pool):
+            raise TypeError("pool must be an actk.Pool or None, got %s" % type(pool).__name__)
+        self.pool = pool
+
+    def __enter__(self):
+        return None if self.pool is None else self.pool._enter_call()
+
+    def __exit__(self, *exc):
+        if self.pool is not None:
+            self.pool._leave_call()
+
+
+# ---- argument checks --------------------------------------------------------
+
+
+def _array(a, name, dtype=np.float32, writeable=False):
+    if not isinstance(a, np.ndarray):
+        raise TypeError(
+            "%s must be a numpy.ndarray of %s, got %s: pass np.asarray(%s, dtype=np.%s)"
+            % (name, np.dtype(dtype).name, type(a).__name__, name, np.dtype(dtype).name)
+        )
+    if a.dtype != np.dtype(dtype):
+        raise TypeError(
+            "%s must be %s (native byte order), got %s: the binding makes no silent "
+            "copies; pass np.asarray(%s, dtype=np.%s)"
+            % (name, np.dtype(dtype).name, a.dtype, name, np.dtype(dtype).name)
+        )
+    if not a.flags.c_contiguous:
+        raise ValueError(
+            "%s is not C-contiguous (strides %s): the binding makes no silent copies; "
+            "pass np.ascontiguousarray(%s)" % (name, a.strides, name)
+        )
+    if not a.flags.aligned:
+        raise ValueError("%s is not aligned to its element size: copy it (%s.copy())" % (name, name))
+    if writeable and not a.flags.writeable:
+        raise ValueError("%s is read-only" % name)
+    return a
+
+
+def _ptr(a):
+    return a.ctypes.data if a.size else None
+
+
+def _out_for(x, out):
+    if out is None:
+        return np.empty_like(x, order="C")
+    _array(out, "out", writeable=True)
+    if out.shape != x.shape:
+        raise ValueError("out has shape %s, x has shape %s" % (out.shape, x.shape))
+    return out
+
+
+# ---- ops ----------------------------------------------------------------------
+
+
+def _unary(op, doc):
+    c_fn = _UNARY[op]
+    c_name = "actk_%s_f32" % op
+
+    def f(x, out=None, pool=None):
+        _array(x, "x")
+        y = _out_for(x, out)
+        with _PoolUse(pool) as h:
+            _check(c_fn(h, _ptr(x), _ptr(y), x.size), c_name)
+        return y
+
+    f.__name__ = f.__qualname__ = op
+    f.__doc__ = (
+        "%s, elementwise, float32 (%s).\n\nx: float32 C-contiguous array of any "
+        "shape. out: None (a new array), x itself (in place) or a float32 "
+        "array of x's shape. pool: None or an actk.Pool. Returns out." % (doc, c_name)
+    )
+    return f
+
+
+erf = _unary("erf", "erf(x)")
+tanh = _unary("tanh", "tanh(x)")
+sigmoid = _unary("sigmoid", "1 / (1 + exp(-x))")
+silu = _unary("silu", "x * sigmoid(x)")
+quick_gelu = _unary("quick_gelu", "x * sigmoid(1.702 x)")
+gelu = _unary("gelu", "0.5 x (1 + erf(x / sqrt 2))")
+gelu_tanh = _unary("gelu_tanh", "0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))")
+
+
+def swish(x, alpha=1.0, out=None, pool=None):
+    """x * sigmoid(alpha x), float32 (actk_swish_f32). alpha is rounded to a
+    C float first (the library takes a float). Otherwise as gelu()."""
+    _array(x, "x")
+    y = _out_for(x, out)
+    with _PoolUse(pool) as h:
+        _check(_swish(h, _ptr(x), _ptr(y), x.size, float(alpha)), "actk_swish_f32")
+    return y
+
+
+def _bias(op):
+    c_fn = _BIAS[op]
+    c_name = "actk_%s_f32" % op
+    base = op[len("bias_"):]
+
+    def f(x, bias, out=None, pool=None):
+        _array(x, "x")
+        _array(bias, "bias")
+        y = _out_for(x, out)
+        with _PoolUse(pool) as h:
+            _check(c_fn(h, _ptr(x), _ptr(bias), bias.size, _ptr(y), x.size), c_name)
+        return y
+
+    f.__name__ = f.__qualname__ = op
+    f.__doc__ = (
+        "%s(x[i] + bias[i mod width]), float32 (%s); width = bias.size.\n\nThe sum is "
+        "rounded to float first: the same bits as np.add then %s(). x.size must be a "
+        "multiple of bias.size (else ActkError ACTK_ERR_WIDTH_MISMATCH; an empty bias "
+        "is ACTK_ERR_ZERO_WIDTH); bias must not overlap out. Otherwise as %s()."
+        % (base, c_name, base, base)
+    )
+    return f
+
+
+bias_gelu = _bias("bias_gelu")
+bias_gelu_tanh = _bias("bias_gelu_tanh")
+
+
+def _enum(value, cls, what):
+    if isinstance(value, str):
+        try:
+            return int(cls[value.upper()])
+        except KeyError:
+            raise ValueError(
+                "unknown %s %r (%s)" % (what, value, ", ".join(m.name.lower() for m in cls))
+            ) from None
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)  # out-of-range ints go to the library: ACTK_ERR_INVALID_ARGUMENT
+    raise TypeError("%s must be a str or an int, got %r" % (what, value))
+
+
+def rope(
+    x,
+    cos,
+    sin,
+    positions=None,
+    start=0,
+    layout="bshd",
+    style="split_half",
+    rotary_dim=0,
+    heads=None,
+    out=None,
+    pool=None,
+):
+    """Rotary position embedding, float32 (actk_rope_f32; ONNX Runtime
+    com.microsoft RotaryEmbedding semantics).
+
+    x: [batch, seq, heads, head_size] (layout "bshd"), [batch, heads, seq,
+    head_size] ("bhsd"), or [batch, seq, heads * head_size] with heads= given
+    ("bshd" only). cos, sin: [max_position, rotary_dim / 2] (rope_cache()
+    makes them). positions: None (token s of every batch is at start + s) or
+    an int64 [batch, seq] array. style: "split_half" (pairs j, j + rotary_dim/2)
+    or "interleaved" (pairs 2j, 2j+1). rotary_dim: even, <= head_size, 0 means
+    head_size; channels past it are copied. out: None, x (in place) or a
+    float32 array of x's shape. A position outside [0, max_position) is
+    ActkError ACTK_ERR_OUT_OF_RANGE and nothing is written.
+    """
+    _array(x, "x")
+    _array(cos, "cos")
+    _array(sin, "sin")
+    lay = _enum(layout, Layout, "layout")
+    sty = _enum(style, Style, "style")
+    if x.ndim == 4:
+        if heads is not None and heads != x.shape[2 if lay == Layout.BSHD else 1]:
+            raise ValueError("heads=%r does not match x's shape %s" % (heads, x.shape))
+        if lay == Layout.BHSD:
+            b, h, s, d = x.shape
+        else:
+            b, s, h, d = x.shape
+    elif x.ndim == 3 and lay == Layout.BSHD and heads is not None:
+        b, s, hd = x.shape
+        h = int(heads)
+        if h <= 0 or hd % h:
+            raise ValueError("x's last dimension %d is not a multiple of heads=%r" % (hd, heads))
+        d = hd // h
+    else:
+        raise ValueError(
+            "x must be [batch, seq, heads, head_size] (bshd), [batch, heads, seq, "
+            "head_size] (bhsd), or [batch, seq, heads*head_size] with heads= (bshd); "
+            "got shape %s" % (x.shape,)
+        )
+    if cos.ndim != 2 or cos.shape != sin.shape:
+        raise ValueError(
+            "cos and sin must both be [max_position, rotary_dim/2]; got %s and %s"
+            % (cos.shape, sin.shape)
+        )
+    rd = int(rotary_dim) if rotary_dim else d
+    if rd % 2 == 0 and rd <= d and cos.shape[1] != rd // 2:
+        raise ValueError(
+            "cos/sin have %d columns, rotary_dim %d needs %d" % (cos.shape[1], rd, rd // 2)
+        )
+    if positions is not None:
+        _array(positions, "positions", dtype=np.int64)
+        if positions.shape != (b, s) and not (positions.size == b * s and positions.ndim == 1):
+            raise ValueError(
+                "positions must be [batch, seq] = %s, got %s" % ((b, s), positions.shape)
+            )
+    y = _out_for(x, out)
+    desc = _RopeDesc()  # as the header's inline actk_rope_desc_init: zeros, then
+    desc.struct_size = ctypes.sizeof(_RopeDesc)
+    desc.batch, desc.seq_len, desc.heads, desc.head_size = b, s, h, d
+    desc.rotary_dim = int(rotary_dim)
+    desc.layout = lay
+    desc.style = sty
+    desc.max_position = cos.shape[0]
+    desc.position_start = int(start)
+    with _PoolUse(pool) as ph:
+        st = _rope(
+            ph,
+            ctypes.byref(desc),
+            _ptr(x),
+            None if positions is None else _ptr(positions),
+            _ptr(cos),
+            _ptr(sin),
+            _ptr(y),
+        )
+    _check(st, "actk_rope_f32")
+    return y
+
+
+def rope_cache(max_position, rotary_dim, theta=10000.0, cos_out=None, sin_out=None):
+    """cos and sin caches [max_position, rotary_dim / 2] for angles
+    p * theta^(-2j / rotary_dim), computed in double and rounded once
+    (actk_rope_cache_f32; theta 0 means 10000). Returns (cos, sin)."""
+    half = int(rotary_dim) // 2 if int(rotary_dim) > 0 else 0
+    shape = (int(max_position), half)
+    cos = np.empty(shape, np.float32) if cos_out is None else _array(cos_out, "cos_out", writeable=True)
+    sin = np.empty(shape, np.float32) if sin_out is None else _array(sin_out, "sin_out", writeable=True)
+    for name, a in (("cos_out", cos), ("sin_out", sin)):
+        if a.size != shape[0] * shape[1]:
+            raise ValueError("%s must hold %d x %d floats, has %d" % (name, shape[0], shape[1], a.size))
+    _check(
+        _rope_cache(_ptr(cos), _ptr(sin), int(max_position), int(rotary_dim), float(theta)),
+        "actk_rope_cache_f32",
+    )
+    return cos, sin

@@ -1,0 +1,637 @@
+"""Tests of the Python binding (python/actk) against numpy/double references.
+
+The references are SPEC.md's definitions evaluated in double, written the way
+tools/reference.c writes them (stable sigmoid, gelu through erfc, gelu_tanh
+as x / (1 + e^-2u)); the error is measured in ULPs the way README.md reports
+it: ulp(r) = 2^(max(floor(log2 |r|), -126) - 23). The bound is 2 ULP.
+
+Run from the repository root (CI: .ci/run python):
+    ACTK_LIBRARY=build/libactk.so /usr/bin/python3 -m pytest -q python/tests
+"""
+import math
+import threading
+
+import numpy as np
+import pytest
+
+import actk
+
+F32 = np.float32
+ULP_BOUND = 2.0
+QUICK_GELU_ALPHA = float(np.float32(1.702))
+SQRT1_2 = 0.70710678118654752440
+SQRT_2_PI = math.sqrt(2.0 / math.pi)
+
+# ---- references (double) -----------------------------------------------------
+
+_erf = np.frompyfunc(math.erf, 1, 1)
+_erfc = np.frompyfunc(math.erfc, 1, 1)
+_tanh = np.frompyfunc(math.tanh, 1, 1)
+
+
+def _d(x):
+    return np.asarray(x, dtype=np.float32).astype(np.float64)
+
+
+def ref_sigmoid_d(z):
+    """1 / (1 + e^-z) for z >= 0, e^z / (1 + e^z) below (NaN goes there, stays NaN)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        pos = 1.0 / (1.0 + np.exp(-np.where(z >= 0, z, 0.0)))
+        e = np.exp(np.where(z >= 0, 0.0, z))
+        neg = e / (1.0 + e)
+    return np.where(z >= 0, pos, neg)
+
+
+def ref_erf(x):
+    return _erf(_d(x)).astype(np.float64)
+
+
+def ref_tanh(x):
+    return _tanh(_d(x)).astype(np.float64)
+
+
+def ref_sigmoid(x):
+    return ref_sigmoid_d(_d(x))
+
+
+def ref_swish(x, alpha):
+    x = _d(x)
+    alpha = float(np.float32(alpha))
+    with np.errstate(over="ignore", invalid="ignore"):
+        z = alpha * x  # exact in double
+        s = ref_sigmoid_d(z)
+        r = x * s
+        lim = np.where(s > 0, x * s, np.copysign(0.0, x))
+    return np.where(np.isinf(x) & ~np.isnan(z), lim, r)
+
+
+def ref_silu(x):
+    return ref_swish(x, 1.0)
+
+
+def ref_quick_gelu(x):
+    return ref_swish(x, QUICK_GELU_ALPHA)
+
+
+def ref_gelu(x):
+    x = _d(x)
+    with np.errstate(invalid="ignore"):
+        r = 0.5 * x * _erfc(-x * SQRT1_2).astype(np.float64)
+    return np.where(np.isinf(x), np.where(x > 0, x, -0.0), r)
+
+
+def ref_gelu_tanh(x):
+    x = _d(x)
+    with np.errstate(over="ignore", invalid="ignore"):
+        u = SQRT_2_PI * (x + 0.044715 * x * x * x)
+        r = x / (1.0 + np.exp(-2.0 * u))
+    return np.where(np.isinf(x), np.where(x > 0, x, -0.0), r)
+
+
+def ulp_error(y, r):
+    """|y - r| / ulp(r), ulp(r) = 2^(max(floor(log2|r|), -126) - 23); inf when
+    NaN-ness, infinities or signs (zeros included) disagree (as
+    tools/reference.c's actk_ulp_error)."""
+    y = np.asarray(y, dtype=np.float32)
+    r = np.asarray(r, dtype=np.float64)
+    yd = y.astype(np.float64)
+    out = np.zeros(r.shape)
+    ny, nr = np.isnan(yd), np.isnan(r)
+    out[ny != nr] = np.inf
+    both = ~ny & ~nr
+    out[both & (np.signbit(yd) != np.signbit(r))] = np.inf
+    inf = both & (np.isinf(yd) | np.isinf(r))
+    out[inf & (yd != r)] = np.inf
+    fin = both & ~np.isinf(yd) & ~np.isinf(r) & (np.signbit(yd) == np.signbit(r))
+    _, e = np.frexp(np.where(fin, r, 1.0))
+    k = np.where(r == 0, -126, e - 1)
+    k = np.maximum(k, -126)
+    with np.errstate(invalid="ignore"):
+        err = np.abs(yd - r) / np.ldexp(1.0, k - 23)
+    out[fin] = err[fin]
+    return out
+
+
+OPS = {
+    "erf": (actk.erf, ref_erf),
+    "tanh": (actk.tanh, ref_tanh),
+    "sigmoid": (actk.sigmoid, ref_sigmoid),
+    "silu": (actk.silu, ref_silu),
+    "quick_gelu": (actk.quick_gelu, ref_quick_gelu),
+    "gelu": (actk.gelu, ref_gelu),
+    "gelu_tanh": (actk.gelu_tanh, ref_gelu_tanh),
+    "swish(0.5)": (lambda x, **k: actk.swish(x, 0.5, **k), lambda x: ref_swish(x, 0.5)),
+    "swish(2.25)": (lambda x, **k: actk.swish(x, 2.25, **k), lambda x: ref_swish(x, 2.25)),
+    "swish(1.702)": (
+        lambda x, **k: actk.swish(x, 1.702, **k),
+        lambda x: ref_swish(x, QUICK_GELU_ALPHA),
+    ),
+}
+
+# ---- inputs -------------------------------------------------------------------
+
+
+def bits(u):
+    return np.asarray(u, dtype=np.uint32).view(np.float32)
+
+
+def fbits(x):
+    return np.asarray(x, dtype=np.float32).view(np.uint32)
+
+
+def sample_inputs():
+    """Every exponent of both signs (a prime stride over all 2^32 patterns),
+    a dense grid over [-12, 12] where the ops change, and tiny/huge values."""
+    strided = bits(np.arange(0, 1 << 32, 65521, dtype=np.uint64).astype(np.uint32))
+    strided = strided[np.isfinite(strided)]
+    dense = np.linspace(-12.0, 12.0, 120001, dtype=np.float32)
+    rng = np.random.default_rng(1234)
+    rnd = rng.standard_normal(50000).astype(np.float32) * F32(4)
+    edges = np.array(
+        [0.0, -0.0, 1e-45, -1e-45, 1.17549435e-38, -1.17549435e-38, 3.4028235e38, -3.4028235e38,
+         1e-20, -1e-20, 88.0, -88.0, 104.0, -104.0, 9.0, -9.0, 4.0, -4.0],
+        dtype=np.float32,
+    )
+    return np.concatenate([strided, dense, rnd, edges]).astype(np.float32)
+
+
+X = sample_inputs()
+NAN_BITS = [0x7FC00000, 0xFFC00000, 0x7F800001, 0xFF800001, 0x7FA5A5A5, 0x7FC12345, 0xFFFFFFFF]
+
+
+@pytest.fixture
+def restore_isa():
+    before = actk.isa()
+    yield
+    actk.force_isa(before)
+
+
+# ---- library facts -------------------------------------------------------------
+
+
+def test_version_and_isa():
+    major, minor, patch = actk.version_info()
+    assert actk.version() == "%d.%d.%d" % (major, minor, patch)
+    assert actk.isa() in actk.supported_isas()
+    assert actk.supported_isas()[-1] == "scalar"
+    assert actk.isa_supported("scalar") and actk.isa_supported(actk.Isa.SCALAR)
+    assert isinstance(actk.isa_reason(), str) and actk.isa_reason()
+    assert actk.cpu_summary()
+    assert actk.status_string(actk.Status.ACTK_OK) == "ok"
+    assert actk.library_path()
+
+
+def test_force_isa_errors(restore_isa):
+    with pytest.raises(ValueError, match="unknown arm"):
+        actk.force_isa("sse9")
+    with pytest.raises(actk.ActkError) as e:
+        actk.force_isa(7)
+    assert e.value.name == "ACTK_ERR_INVALID_ARGUMENT"
+    for arm in ("scalar", "avx2", "avx512"):
+        if not actk.isa_supported(arm):
+            with pytest.raises(actk.ActkError) as e:
+                actk.force_isa(arm)
+            assert e.value.name == "ACTK_ERR_UNSUPPORTED_ISA"
+
+
+# ---- accuracy --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_accuracy(name):
+    fn, ref = OPS[name]
+    y = fn(X)
+    assert y.dtype == np.float32 and y.shape == X.shape
+    err = ulp_error(y, ref(X))
+    worst = int(np.argmax(err))
+    assert err[worst] <= ULP_BOUND, "%s(%r) = %r, reference %r: %.3g ULP" % (
+        name, X[worst], y[worst], ref(X[worst : worst + 1])[0], err[worst])
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_accuracy_every_arm(name, restore_isa):
+    fn, ref = OPS[name]
+    r = ref(X)
+    results = {}
+    for arm in actk.supported_isas():
+        actk.force_isa(arm)
+        assert actk.isa() == arm
+        y = fn(X)
+        assert ulp_error(y, r).max() <= ULP_BOUND, arm
+        results[arm] = fbits(y)
+    for arm, b in results.items():
+        assert np.array_equal(b, results["scalar"]), "%s differs from scalar" % arm
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_specials(name):
+    fn, ref = OPS[name]
+    nans = bits(NAN_BITS)
+    y = fn(nans)
+    # NaN in -> the same NaN out, quieted (sign and payload kept)
+    assert np.array_equal(fbits(y), fbits(nans) | 0x00400000), [hex(v) for v in fbits(y)]
+    sp = np.array([np.inf, -np.inf, 0.0, -0.0], dtype=np.float32)
+    y = fn(sp)
+    r = ref(sp)
+    # the limits and signed zeros exactly, sign included
+    assert np.array_equal(fbits(y), fbits(r.astype(np.float32))), (y, r)
+
+
+def test_documented_limits():
+    inf = np.array([np.inf, -np.inf], dtype=np.float32)
+    assert list(actk.erf(inf)) == [1.0, -1.0]
+    assert list(actk.tanh(inf)) == [1.0, -1.0]
+    s = actk.sigmoid(inf)
+    assert s[0] == 1.0 and s[1] == 0.0 and not np.signbit(s[1])
+    for f in (actk.gelu, actk.gelu_tanh, actk.silu, actk.quick_gelu):
+        y = f(inf)
+        assert y[0] == np.inf and y[1] == 0.0 and np.signbit(y[1]), f.__name__
+    z = np.array([0.0, -0.0], dtype=np.float32)
+    for f in (actk.erf, actk.tanh, actk.gelu, actk.gelu_tanh, actk.silu, actk.quick_gelu):
+        y = f(z)
+        assert list(np.signbit(y)) == [False, True], f.__name__
+        assert list(y) == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("op", ["bias_gelu", "bias_gelu_tanh"])
+@pytest.mark.parametrize("width", [1, 3, 16, 17, 64, 250])
+def test_bias(op, width):
+    fn = getattr(actk, op)
+    base = actk.gelu if op == "bias_gelu" else actk.gelu_tanh
+    ref = ref_gelu if op == "bias_gelu" else ref_gelu_tanh
+    rng = np.random.default_rng(width)
+    rows = 37
+    x = (rng.standard_normal(rows * width) * 3).astype(np.float32)
+    x[::7] = X[: x[::7].size]  # every regime, specials but NaN + NaN pairs
+    bias = (rng.standard_normal(width) * 2).astype(np.float32)
+    y = fn(x, bias)
+    s = (x.reshape(rows, width) + bias).reshape(-1)  # rounded to float, as documented
+    assert np.array_equal(fbits(y), fbits(base(s)))
+    assert ulp_error(y, ref(s)).max() <= ULP_BOUND
+    # a 2-D x with a row-shaped bias is the same call
+    y2 = fn(x.reshape(rows, width), bias)
+    assert y2.shape == (rows, width)
+    assert np.array_equal(fbits(y2).reshape(-1), fbits(y))
+
+
+# ---- out=, in place, pools --------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_out_and_in_place(name):
+    fn, _ = OPS[name]
+    want = fn(X)
+    out = np.full_like(X, np.nan)
+    got = fn(X, out=out)
+    assert got is out and np.array_equal(fbits(out), fbits(want))
+    x = X.copy()
+    got = fn(x, out=x)
+    assert got is x and np.array_equal(fbits(x), fbits(want))
+    # any shape: a 2-D array is its elements in order
+    x2 = X[: 1000 * 7].reshape(1000, 7)
+    assert np.array_equal(fbits(fn(x2)).reshape(-1), fbits(want[: 7000]))
+
+
+@pytest.mark.parametrize("op", ["bias_gelu", "bias_gelu_tanh"])
+def test_bias_in_place(op):
+    fn = getattr(actk, op)
+    x = np.linspace(-5, 5, 64 * 10, dtype=np.float32)
+    b = np.linspace(-1, 1, 64, dtype=np.float32)
+    want = fn(x, b)
+    got = fn(x, b, out=x)
+    assert got is x and np.array_equal(fbits(x), fbits(want))
+
+
+def test_empty():
+    e = np.empty(0, np.float32)
+    for name, (fn, _) in OPS.items():
+        assert fn(e).size == 0, name
+    assert actk.bias_gelu(e, np.ones(4, np.float32)).size == 0
+
+
+@pytest.fixture(scope="module")
+def big():
+    rng = np.random.default_rng(7)
+    return (rng.standard_normal(1 << 20) * 4).astype(np.float32)
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_pool_bit_identical(name, big):
+    fn, _ = OPS[name]
+    want = fbits(fn(big))
+    with actk.Pool(threads=3, spin_us=20) as p3, actk.Pool(threads=2, spin_us=0) as p2:
+        assert p3.threads >= 1 and p2.threads >= 1
+        for pool in (p3, p2, actk.default_pool()):
+            assert np.array_equal(fbits(fn(big, pool=pool)), want), repr(pool)
+            x = big.copy()
+            fn(x, out=x, pool=pool)
+            assert np.array_equal(fbits(x), want), repr(pool)
+
+
+def test_pool_bias_and_rope_bit_identical(big):
+    b = np.linspace(-2, 2, 512, dtype=np.float32)
+    x = big.reshape(-1, 512)
+    cos, sin = actk.rope_cache(4096, 64)
+    xr = big.reshape(4, 256, 8, 128)
+    with actk.Pool(threads=3) as p:
+        for f in (actk.bias_gelu, actk.bias_gelu_tanh):
+            assert np.array_equal(fbits(f(x, b)), fbits(f(x, b, pool=p)))
+        for style in ("split_half", "interleaved"):
+            a = actk.rope(xr, cos, sin, start=100, style=style, rotary_dim=64)
+            c = actk.rope(xr, cos, sin, start=100, style=style, rotary_dim=64, pool=p)
+            assert np.array_equal(fbits(a), fbits(c)), style
+
+
+def test_pool_object():
+    p = actk.Pool(threads=2, spin_us=0, spin_backoff_max=4)
+    assert p.threads in (1, 2) and not p.closed
+    assert "2 threads" in repr(p) or "1 threads" in repr(p)
+    p.close()
+    p.close()  # twice is fine
+    assert p.closed and "closed" in repr(p)
+    with pytest.raises(ValueError, match="closed"):
+        actk.gelu(X[:10], pool=p)
+    with pytest.raises(ValueError, match="closed"):
+        p.threads
+    with actk.Pool(threads=1) as q:
+        assert q.threads == 1
+    assert q.closed
+    d = actk.default_pool()
+    assert d is actk.default_pool()
+    d.close()  # not ours to destroy: only the wrapper closes
+    with pytest.raises(TypeError, match="threads"):
+        actk.Pool(threads=1.5)
+    with pytest.raises(ValueError, match="threads"):
+        actk.Pool(threads=-1)
+    with pytest.raises(TypeError, match="actk.Pool or None"):
+        actk.gelu(X[:10], pool=3)
+
+
+def test_threads_share_a_pool(big):
+    want = fbits(actk.gelu(big))
+    errors = []
+    with actk.Pool(threads=3, spin_us=50) as p:
+
+        def work():
+            try:
+                for _ in range(5):
+                    if not np.array_equal(fbits(actk.gelu(big, pool=p)), want):
+                        errors.append("differs")
+            except Exception as e:  # pragma: no cover - reported below
+                errors.append(repr(e))
+
+        ts = [threading.Thread(target=work) for _ in range(4)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+    assert not errors
+
+
+# ---- bad input ------------------------------------------------------------------
+
+
+def test_wrong_dtype_is_type_error():
+    for bad in (X.astype(np.float64), X[:10].astype(np.float16), X.astype(">f4"),
+                np.arange(10, dtype=np.int32)):
+        with pytest.raises(TypeError, match="must be float32"):
+            actk.gelu(bad)
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        actk.gelu([1.0, 2.0])
+    with pytest.raises(TypeError, match="out must be float32"):
+        actk.gelu(X, out=np.empty(X.shape, np.float64))
+    with pytest.raises(TypeError, match="bias must be float32"):
+        actk.bias_gelu(X[:8], np.ones(8))
+
+
+def test_non_contiguous_is_value_error():
+    with pytest.raises(ValueError, match="x is not C-contiguous"):
+        actk.gelu(X[::2])
+    with pytest.raises(ValueError, match="x is not C-contiguous"):
+        actk.tanh(X[:600].reshape(20, 30).T)
+    out = np.empty(2 * 100, np.float32)
+    with pytest.raises(ValueError, match="out is not C-contiguous"):
+        actk.gelu(X[:100], out=out[::2])
+    with pytest.raises(ValueError, match="bias is not C-contiguous"):
+        actk.bias_gelu(X[:8], np.ones(16, np.float32)[::2])
+    unaligned = np.frombuffer(bytearray(4 * 11), dtype=np.float32, offset=1, count=10)
+    with pytest.raises(ValueError, match="not aligned"):
+        actk.gelu(unaligned)
+
+
+def test_out_shape_and_read_only():
+    with pytest.raises(ValueError, match="shape"):
+        actk.gelu(X[:100], out=np.empty(99, np.float32))
+    ro = np.zeros(100, np.float32)
+    ro.setflags(write=False)
+    with pytest.raises(ValueError, match="read-only"):
+        actk.gelu(X[:100], out=ro)
+    # a read-only input is fine (x is const)
+    xr = X[:100].copy()
+    xr.setflags(write=False)
+    assert np.array_equal(fbits(actk.gelu(xr)), fbits(actk.gelu(X[:100])))
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_overlapping_out_is_actk_error(name):
+    fn, _ = OPS[name]
+    buf = np.arange(200, dtype=np.float32)
+    before = buf.copy()
+    for shift in (1, 5, 63):
+        with pytest.raises(actk.ActkError) as e:
+            fn(buf[:100], out=buf[shift : shift + 100])
+        assert e.value.name == "ACTK_ERR_OVERLAP"
+        assert e.value.status == actk.Status.ACTK_ERR_OVERLAP
+        assert e.value.message == actk.status_string(2)
+        assert np.array_equal(buf, before), "an error wrote"
+    # touching, not overlapping, is fine
+    fn(buf[:100], out=buf[100:])
+
+
+def test_bias_errors():
+    x = np.linspace(-1, 1, 12, dtype=np.float32)
+    out = np.full(12, 7.0, np.float32)
+    with pytest.raises(actk.ActkError) as e:
+        actk.bias_gelu(x, np.ones(5, np.float32), out=out)
+    err = e.value
+    assert err.name == "ACTK_ERR_WIDTH_MISMATCH" and err.status == 5
+    assert err.message == actk.status_string(actk.Status.ACTK_ERR_WIDTH_MISMATCH)
+    assert "ACTK_ERR_WIDTH_MISMATCH" in str(err) and err.function == "actk_bias_gelu_f32"
+    assert isinstance(err, RuntimeError)
+    with pytest.raises(actk.ActkError) as e:
+        actk.bias_gelu_tanh(x, np.empty(0, np.float32), out=out)
+    assert e.value.name == "ACTK_ERR_ZERO_WIDTH"
+    # bias overlapping out
+    buf = np.zeros(16, np.float32)
+    with pytest.raises(actk.ActkError) as e:
+        actk.bias_gelu(x, buf[:4], out=buf[2:14])
+    assert e.value.name == "ACTK_ERR_OVERLAP"
+    assert np.all(out == 7.0) and np.all(buf == 0.0)
+
+
+# ---- RoPE ------------------------------------------------------------------------
+
+
+def fma_f32(a, b, c):
+    """float32(a*b + c), rounded once (a, b, c float32): a*b is exact in
+    double; TwoSum gives the exact a*b + c as s + e; rounding s to float is
+    right unless s is exactly halfway between two floats and e != 0."""
+    p = a.astype(np.float64) * b.astype(np.float64)
+    c = c.astype(np.float64)
+    s = p + c
+    bb = s - p
+    e = (p - (s - bb)) + (c - bb)
+    r = s.astype(np.float32)
+    rd = r.astype(np.float64)
+    lo = np.where(rd <= s, r, np.nextafter(r, F32(-np.inf)))
+    hi = np.nextafter(lo, F32(np.inf))
+    mid = (lo.astype(np.float64) + hi.astype(np.float64)) / 2
+    tie = (s == mid) & (e != 0)
+    return np.where(tie, np.where(e > 0, hi, lo), r)
+
+
+def ref_rope(x, cos, sin, pos, layout, style, rd):
+    """x: [B, S, H, D] or [B, H, S, D]; pos: [B, S] ints."""
+    x = np.asarray(x, np.float32)
+    xs = x if layout == "bshd" else x.transpose(0, 2, 1, 3)  # -> [B, S, H, D]
+    half = rd // 2
+    c = cos[pos][:, :, None, :]  # [B, S, 1, half]
+    s = sin[pos][:, :, None, :]
+    if style == "split_half":
+        ia, ib = np.arange(half), np.arange(half) + half
+    else:
+        ia, ib = np.arange(0, rd, 2), np.arange(1, rd, 2)
+    a, b = xs[..., ia], xs[..., ib]
+    c, s = np.broadcast_to(c, a.shape), np.broadcast_to(s, a.shape)
+    y = xs.copy()
+    y[..., ia] = fma_f32(a, c, -(b * s))  # a c - fl(b s)
+    y[..., ib] = fma_f32(b, c, a * s)  # b c + fl(a s)
+    return y if layout == "bshd" else y.transpose(0, 2, 1, 3)
+
+
+def test_fma_reference():
+    a = np.array([1 + 2**-23, 1.0, 3.0], np.float32)
+    b = np.array([1 - 2**-23, 1.0, 1 / 3], np.float32)
+    c = np.array([-1.0, 2**-30, 0.0], np.float32)
+    r = fma_f32(a, b, c)
+    assert r[0] == np.float32(-(2.0**-46))  # a*b + c, no intermediate rounding
+    assert r[1] == np.float32(1.0)
+    assert r[2] == np.float32(np.float64(np.float32(3.0)) * np.float64(np.float32(1 / 3)))
+
+
+def test_rope_cache():
+    cos, sin = actk.rope_cache(64, 32, 10000.0)
+    assert cos.shape == (64, 16) and sin.shape == (64, 16)
+    for p in range(64):
+        for j in range(16):
+            ang = p * math.pow(10000.0, -(2.0 * j) / 32)
+            assert cos[p, j] == np.float32(math.cos(ang)), (p, j)
+            assert sin[p, j] == np.float32(math.sin(ang)), (p, j)
+    c0, s0 = actk.rope_cache(64, 32, 0.0)  # theta 0 means 10000
+    assert np.array_equal(c0, cos) and np.array_equal(s0, sin)
+    with pytest.raises(actk.ActkError) as e:
+        actk.rope_cache(8, 7)
+    assert e.value.name == "ACTK_ERR_BAD_SHAPE"
+    with pytest.raises(actk.ActkError) as e:
+        actk.rope_cache(8, 8, -1.0)
+    assert e.value.name == "ACTK_ERR_INVALID_ARGUMENT"
+
+
+@pytest.mark.parametrize("style", ["split_half", "interleaved"])
+@pytest.mark.parametrize("layout", ["bshd", "bhsd"])
+@pytest.mark.parametrize("rd", [0, 32, 64, 6])
+@pytest.mark.parametrize("use_ids", [False, True])
+def test_rope(style, layout, rd, use_ids):
+    B, S, H, D, P = 2, 11, 3, 64, 300
+    rng = np.random.default_rng(rd * 4 + use_ids)
+    shape = (B, S, H, D) if layout == "bshd" else (B, H, S, D)
+    x = (rng.standard_normal(shape) * 3).astype(np.float32)
+    rot = rd or D
+    cos, sin = actk.rope_cache(P, rot, 500.0)
+    if use_ids:
+        ids = rng.integers(0, P, size=(B, S), dtype=np.int64)
+        y = actk.rope(x, cos, sin, positions=ids, layout=layout, style=style, rotary_dim=rd)
+        pos = ids
+    else:
+        y = actk.rope(x, cos, sin, start=17, layout=layout, style=style, rotary_dim=rd)
+        pos = np.broadcast_to(np.arange(17, 17 + S), (B, S))
+    want = ref_rope(x, cos, sin, pos, layout, style, rot)
+    assert np.array_equal(fbits(y), fbits(want)), np.argwhere(fbits(y) != fbits(want))[:5]
+    # channels past rotary_dim copied bit for bit
+    assert np.array_equal(fbits(y[..., rot:]), fbits(x[..., rot:]))
+    # in place, every arm, the enum spellings
+    z = x.copy()
+    actk.rope(z, cos, sin, positions=pos.copy() if use_ids else None, start=0 if use_ids else 17,
+              layout=actk.Layout[layout.upper()], style=actk.Style[style.upper()],
+              rotary_dim=rd, out=z)
+    assert np.array_equal(fbits(z), fbits(want))
+
+
+def test_rope_every_arm(restore_isa):
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal((1, 37, 5, 80)) * 2).astype(np.float32)
+    cos, sin = actk.rope_cache(64, 80)
+    for style in ("split_half", "interleaved"):
+        want = ref_rope(x, cos, sin, np.arange(37)[None, :], "bshd", style, 80)
+        for arm in actk.supported_isas():
+            actk.force_isa(arm)
+            y = actk.rope(x, cos, sin, style=style)
+            assert np.array_equal(fbits(y), fbits(want)), (style, arm)
+
+
+def test_rope_3d_with_heads():
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((2, 7, 4 * 16)).astype(np.float32)
+    cos, sin = actk.rope_cache(16, 16)
+    y = actk.rope(x, cos, sin, heads=4)
+    y4 = actk.rope(x.reshape(2, 7, 4, 16), cos, sin)
+    assert y.shape == x.shape and np.array_equal(fbits(y).reshape(-1), fbits(y4).reshape(-1))
+    with pytest.raises(ValueError, match="multiple of heads"):
+        actk.rope(x, cos, sin, heads=5)
+    with pytest.raises(ValueError, match="got shape"):
+        actk.rope(x, cos, sin)
+
+
+def test_rope_errors():
+    x = np.ones((1, 4, 2, 8), np.float32)
+    cos, sin = actk.rope_cache(10, 8)
+    out = np.full_like(x, 3.0)
+    ids = np.array([[0, 1, 10, 2]], np.int64)
+    with pytest.raises(actk.ActkError) as e:
+        actk.rope(x, cos, sin, positions=ids, out=out)
+    assert e.value.name == "ACTK_ERR_OUT_OF_RANGE"
+    with pytest.raises(actk.ActkError) as e:
+        actk.rope(x, cos, sin, start=7, out=out)  # positions 7..10
+    assert e.value.name == "ACTK_ERR_OUT_OF_RANGE"
+    with pytest.raises(actk.ActkError) as e:
+        actk.rope(x, cos, sin, start=-1, out=out)
+    assert e.value.name == "ACTK_ERR_OUT_OF_RANGE"
+    c3, s3 = np.ones((10, 3), np.float32), np.ones((10, 3), np.float32)
+    with pytest.raises(actk.ActkError) as e:
+        actk.rope(x, c3, s3, rotary_dim=7, out=out)
+    assert e.value.name == "ACTK_ERR_BAD_SHAPE"
+    with pytest.raises(actk.ActkError) as e:
+        actk.rope(x, cos, sin, layout=2, out=out)
+    assert e.value.name == "ACTK_ERR_INVALID_ARGUMENT"
+    with pytest.raises(actk.ActkError) as e:
+        actk.rope(x, cos, sin, style=5, out=out)
+    assert e.value.name == "ACTK_ERR_INVALID_ARGUMENT"
+    buf = np.zeros(2 * x.size, np.float32)
+    xa = buf[: x.size].reshape(x.shape)
+    with pytest.raises(actk.ActkError) as e:
+        actk.rope(xa, cos, sin, out=buf[3 : 3 + x.size].reshape(x.shape))
+    assert e.value.name == "ACTK_ERR_OVERLAP"
+    assert np.all(out == 3.0) and np.all(buf == 0.0), "an error wrote"
+    # checks in the binding (the C API cannot see them)
+    with pytest.raises(ValueError, match="columns"):
+        actk.rope(x, cos, sin, rotary_dim=4)
+    with pytest.raises(ValueError, match="cos and sin"):
+        actk.rope(x, cos, np.ones((10, 2), np.float32))
+    with pytest.raises(TypeError, match="positions must be int64"):
+        actk.rope(x, cos, sin, positions=ids.astype(np.int32))
+    with pytest.raises(ValueError, match="positions must be"):
+        actk.rope(x, cos, sin, positions=np.zeros((2, 4), np.int64))
+    with pytest.raises(ValueError, match="unknown layout"):
+        actk.rope(x, cos, sin, layout="sbhd")
+    with pytest.raises(TypeError, match="cos must be float32"):
+        actk.rope(x, cos.astype(np.float64), sin)
