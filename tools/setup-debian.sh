@@ -18,6 +18,9 @@ packages=(
   # CI: the second compiler, and tools/lint.sh (clang-format, cppcheck,
   # clang-tidy; git ls-files picks the files to check)
   clang clang-tidy clang-format cppcheck git
+  # CI: the Python binding's tests (python/), libFuzzer's runtime for clang 14
+  # (fuzz/), memcheck (the valgrind stage)
+  python3 python3-numpy python3-pytest libclang-rt-14-dev valgrind
 )
 
 say() { printf 'setup-debian: %s\n' "$*"; }
