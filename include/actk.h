@@ -105,7 +105,7 @@ static inline void actk_pool_config_init(actk_pool_config *config) {
 }
 /* A pool of its own. Thread creation failures leave fewer workers, never an
  * error (ACTK_ERR_NO_THREADS only if a pool of more than one thread was asked
- * for and none could start). config NULL: defaults. */
+ * for and none could start). config NULL: defaults. On error *pool is NULL. */
 ACTK_API actk_status actk_pool_create(const actk_pool_config *config, actk_pool **pool);
 /* Joins the workers and frees the pool. No call may be using it. NULL: no-op. */
 ACTK_API void actk_pool_destroy(actk_pool *pool);
@@ -165,7 +165,8 @@ ACTK_API actk_status actk_bias_gelu_tanh_f32(actk_pool *pool, const float *x, co
  * a c - fl(b s) and b c + fl(a s) with one fused multiply-add each, the same
  * in every arm. Channels from rotary_dim to head_size are copied. y may equal
  * x; a position outside [0, max_position) is ACTK_ERR_OUT_OF_RANGE and
- * nothing is written. */
+ * nothing is written. A rotated channel with a NaN among its inputs is the
+ * default quiet NaN (0x7fc00000), on every arm. */
 
 typedef enum actk_rope_layout {
   ACTK_ROPE_BSHD = 0, /* x[b][s][h][d], also [B, S, H*D] */

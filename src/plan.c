@@ -31,10 +31,13 @@ actk_plan actk_plan_split(size_t n, size_t granule, unsigned threads, actk_cost 
                           uint64_t dispatch_ns) {
   actk_plan p = {n, 1, 1};
   if (granule == 0 || n <= granule || threads <= 1) return p;
+  /* no dispatch is cheaper than a spinning pool's: keeps the split
+   * consistent with actk_plan_min_parallel for any input */
+  if (dispatch_ns < ACTK_MIN_DISPATCH_NS) dispatch_ns = ACTK_MIN_DISPATCH_NS;
   uint64_t w = work_ns(n, cost);
   /* largest t with w (1 - 1/t) > 2 dispatch_ns and every thread doing at
    * least 2 dispatches' worth: t <= w / (2 dispatch_ns) */
-  uint64_t per = 2 * (dispatch_ns ? dispatch_ns : 1);
+  uint64_t per = 2 * dispatch_ns;
   if (w <= 2 * per) return p;
   uint64_t t = w / per;
   if (t > threads) t = threads;

@@ -56,6 +56,14 @@ static inline const char *test_status_name(actk_status s) {
     return "ACTK_ERR_UNSUPPORTED_ISA";
   case ACTK_ERR_INVALID_ARGUMENT:
     return "ACTK_ERR_INVALID_ARGUMENT";
+  case ACTK_ERR_OUT_OF_MEMORY:
+    return "ACTK_ERR_OUT_OF_MEMORY";
+  case ACTK_ERR_NO_THREADS:
+    return "ACTK_ERR_NO_THREADS";
+  case ACTK_ERR_OUT_OF_RANGE:
+    return "ACTK_ERR_OUT_OF_RANGE";
+  case ACTK_ERR_BAD_SHAPE:
+    return "ACTK_ERR_BAD_SHAPE";
   }
   return "(not an actk_status)";
 }

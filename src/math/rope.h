@@ -14,11 +14,15 @@
 
 #include "vec_contract.h"
 
-/* a c - fl(b s) written as a c + fl(b (-s)): the same value, and a NaN from
- * b keeps its sign on every arm (the scalar arm's fms would negate it). */
+/* An output with NaN inputs is the default quiet NaN: which of several NaN
+ * operands an fma passes on depends on the operand order the compiler picked
+ * for that arm, so payloads cannot be kept identical across arms. */
+ACTK_INLINE vf rope_nan(vf y) { return vf_select(vm_isnan(y), vf_splat(__builtin_nanf("")), y); }
+
+/* a c - fl(b s) written as a c + fl(b (-s)): the same value. */
 ACTK_INLINE void rope_pair(vf a, vf b, vf c, vf s, vf *ya, vf *yb) {
-  *ya = vf_fma(a, c, vf_mul(b, vf_xor(s, vf_splat(-0.0f))));
-  *yb = vf_fma(b, c, vf_mul(a, s));
+  *ya = rope_nan(vf_fma(a, c, vf_mul(b, vf_xor(s, vf_splat(-0.0f)))));
+  *yb = rope_nan(vf_fma(b, c, vf_mul(a, s)));
 }
 
 /* half = rotary_dim / 2; c, s: the position's cache row (half entries). */
@@ -47,13 +51,15 @@ static void rope_interleaved_pairs(const float *x, const float *c2, const float 
   size_t j = 0;
   for (; j + VLEN <= rd; j += VLEN) {
     vf v = vf_load(x + j);
-    vf_store(y + j, vf_fma(v, vf_load(c2 + j), vf_mul(vf_swap_pairs(v), vf_load(s2 + j))));
+    vf_store(y + j,
+             rope_nan(vf_fma(v, vf_load(c2 + j), vf_mul(vf_swap_pairs(v), vf_load(s2 + j)))));
   }
   if (j < rd) {
     size_t k = rd - j;
     vf v = vf_load_first(x + j, k);
     vf_store_first(y + j, k,
-                   vf_fma(v, vf_load_first(c2 + j, k), vf_mul(vf_swap_pairs(v), vf_load_first(s2 + j, k))));
+                   rope_nan(vf_fma(v, vf_load_first(c2 + j, k),
+                                   vf_mul(vf_swap_pairs(v), vf_load_first(s2 + j, k)))));
   }
 }
 
