@@ -1,0 +1,1089 @@
+/* libFuzzer target: the public API's contract under arbitrary arguments.
+ *
+ * Each input decodes into one call (fuzz/README.md has the byte format): the
+ * op (the 8 unary ops incl. swish(alpha), the 2 bias ops, RoPE, the RoPE
+ * cache), the arm (any supported one), the pool (NULL, a 1-thread, a
+ * 3-thread, or a host pool whose parallel-for runs the tasks backwards), n,
+ * offsets, how x and y alias (separate, y == x, partial overlaps either way,
+ * adjacent, NULL), the bias width and where the bias lies, RoPE descriptor
+ * fields, positions (ids or start) and where the caches and ids lie.
+ *
+ * Memory: one mapping per call holding an arena per array, each between
+ * PROT_NONE guard pages. Read-only arrays (x, bias, caches, ids) sit at the
+ * very start or the very end of their arena, so reading past them faults; y
+ * sits inside the I/O arena between canaries (or x and y share it, for the
+ * aliasing cases). Everything that is not an input is a signalling-NaN canary
+ * no kernel can produce.
+ *
+ * The oracle is the contract in include/actk.h, computed here from the
+ * actual pointers and sizes (not from the library's code): the set of
+ * statuses the call may return (every error that applies; empty for a good
+ * call). Then:
+ *   - bad input: the status is one of the applicable errors, and not one byte
+ *     of any arena changed (y's whole region included);
+ *   - good input: ACTK_OK, nothing outside y (cos and sin for the cache op)
+ *     changed, and y is bit-identical to the same call made with the scalar
+ *     arm and no pool into a separate buffer (made first, so in-place calls
+ *     compare against the untouched x).
+ * A violation prints what happened and aborts (libFuzzer saves the input). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "actk.h"
+
+#define MAX_ELEMS (1u << 17) /* large enough that every op reaches its pool */
+#define MAX_ROWS 512u        /* RoPE cache rows */
+#define CANARY 0x7f8a5a5au   /* a signalling NaN: kernels only ever write quiet NaNs */
+
+/* ---- input reader: bytes past the end read as 0 ---- */
+
+typedef struct {
+  const uint8_t *p;
+  size_t n;
+} reader;
+
+static uint8_t rd8(reader *r) {
+  if (!r->n) return 0;
+  r->n--;
+  return *r->p++;
+}
+static uint16_t rd16(reader *r) {
+  return (uint16_t)(rd8(r) | (unsigned)rd8(r) << 8);
+}
+static uint32_t rd32(reader *r) {
+  return rd16(r) | (uint32_t)rd16(r) << 16;
+}
+static uint64_t rd64(reader *r) {
+  return rd32(r) | (uint64_t)rd32(r) << 32;
+}
+
+static uint64_t g_rng;
+static uint32_t rng32(void) {
+  g_rng ^= g_rng << 13;
+  g_rng ^= g_rng >> 7;
+  g_rng ^= g_rng << 17;
+  return (uint32_t)(g_rng >> 16);
+}
+
+/* A float of every kind: mostly where the ops change, sometimes any bits. */
+static float rng_float(void) {
+  uint32_t k = rng32() % 8, b = rng32();
+  float f;
+  switch (k) {
+  case 0:
+  case 1:
+    memcpy(&f, &b, sizeof f);
+    return f;
+  case 2:
+    return ((float)(b % 2001) - 1000.0f) / 8.0f;
+  default:
+    return ((float)(b % 200001) - 100000.0f) / 5000.0f;
+  }
+}
+
+/* ---- pools and arms, made once ---- */
+
+#define N_POOLS 5
+static actk_pool *g_pools[N_POOLS]; /* NULL, 1 thread, 3 threads, host, 2 threads */
+static actk_isa g_arms[3], g_best;
+static size_t g_n_arms;
+static size_t g_page;
+static int g_verbose; /* ACTK_FUZZ_VERBOSE set: print each call first (a crash then names it) */
+/* ACTK_FUZZ_KNOWN=empty-cache-overlap: accept ACTK_ERR_OVERLAP for an empty
+ * (max_position 0) cache that starts inside y (reported; the call is an
+ * error either way) */
+static int g_known_empty_cache;
+
+/* The engine's parallel-for, as an engine may run it: here all on this
+ * thread, last task first. */
+static void host_parallel_for(void *host, void (*fn)(void *, size_t), size_t total,
+                              size_t num_batch, void *data) {
+  (void)host;
+  (void)num_batch;
+  for (size_t i = total; i-- > 0;) fn(data, i);
+}
+
+/* A pool's workers sleep between fuzz calls, and a pool that has to wake its
+ * workers splits only calls of a million elements or so: the own pools would
+ * never run a job. Before a call big enough to split on a pool whose workers
+ * are awake, one large call wakes them (they then spin for 300 us) and the
+ * call under test comes 50 us later. The runner counts a pool as awake only
+ * when every worker spins: the 2-thread pool then splits such calls every
+ * time; the 3-thread pool on a 2-core machine about a third of the time. */
+#define WARM_N (1u << 20)
+static float *g_warm;
+
+static void warm_up(actk_pool *pool, size_t elements) {
+  if ((pool != g_pools[2] && pool != g_pools[4]) || elements < 8192) return;
+  actk_erf_f32(pool, g_warm, g_warm + WARM_N, WARM_N);
+  /* let the workers finish their last task and start spinning */
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  do clock_gettime(CLOCK_MONOTONIC, &t);
+  while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 50000);
+}
+
+static void die(const char *what) {
+  fprintf(stderr, "fuzz_api: setup: %s\n", what);
+  abort();
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  long ps = sysconf(_SC_PAGESIZE);
+  if (ps <= 0) die("page size");
+  g_page = (size_t)ps;
+  g_best = actk_isa_active();
+  g_verbose = getenv("ACTK_FUZZ_VERBOSE") != NULL;
+  const char *known = getenv("ACTK_FUZZ_KNOWN");
+  g_known_empty_cache = known && strstr(known, "empty-cache-overlap") != NULL;
+  for (int i = ACTK_ISA_AVX512; i >= ACTK_ISA_SCALAR; i--)
+    if (actk_isa_supported((actk_isa)i)) g_arms[g_n_arms++] = (actk_isa)i;
+  actk_pool_config c;
+  actk_pool_config_init(&c);
+  c.threads = 1;
+  if (actk_pool_create(&c, &g_pools[1]) != ACTK_OK) die("1-thread pool");
+  c.threads = 3;
+  c.spin_us = 300; /* see warm_up() */
+  c.spin_backoff_max = 8;
+  if (actk_pool_create(&c, &g_pools[2]) != ACTK_OK) die("3-thread pool");
+  if (actk_pool_create_host(host_parallel_for, NULL, 4, &g_pools[3]) != ACTK_OK) die("host pool");
+  c.threads = 2;
+  if (actk_pool_create(&c, &g_pools[4]) != ACTK_OK) die("2-thread pool");
+  g_warm = calloc(2 * (size_t)WARM_N, sizeof(float));
+  if (!g_warm) die("malloc");
+  return 0;
+}
+
+/* ---- arenas: one mapping, [guard][arena 0][guard][arena 1]...[guard] ---- */
+
+enum { A_IO, A_X, A_BIAS, A_COS, A_SIN, A_POS, N_ARENAS };
+static const char *const arena_name[N_ARENAS] = {"io (y)", "x", "bias", "cos", "sin", "ids"};
+
+typedef struct {
+  unsigned char *map;
+  size_t map_size;
+  unsigned char *a[N_ARENAS];
+  size_t size[N_ARENAS];
+  unsigned char *shadow; /* a copy of every arena before the call */
+} arenas;
+
+static size_t round_page(size_t b) {
+  return (b + g_page - 1) / g_page * g_page;
+}
+
+static void arenas_map(arenas *A, const size_t bytes[N_ARENAS]) {
+  size_t total = g_page;
+  for (int i = 0; i < N_ARENAS; i++) total += round_page(bytes[i]) + g_page;
+  void *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) die("mmap");
+  A->map = m;
+  A->map_size = total;
+  unsigned char *p = A->map;
+  if (mprotect(p, g_page, PROT_NONE)) die("mprotect");
+  p += g_page;
+  size_t shadow = 0;
+  for (int i = 0; i < N_ARENAS; i++) {
+    A->a[i] = p;
+    A->size[i] = round_page(bytes[i]);
+    for (size_t w = 0; w < A->size[i] / 4; w++) memcpy(p + 4 * w, &(uint32_t){CANARY}, 4);
+    p += A->size[i];
+    if (mprotect(p, g_page, PROT_NONE)) die("mprotect");
+    p += g_page;
+    shadow += A->size[i];
+  }
+  A->shadow = malloc(shadow ? shadow : 1);
+  if (!A->shadow) die("malloc");
+}
+
+static void arenas_unmap(arenas *A) {
+  munmap(A->map, A->map_size);
+  free(A->shadow);
+}
+
+/* count elements of elem bytes at the start, start + skip, or end of arena i */
+static void *arena_place(arenas *A, int i, size_t count, size_t elem, unsigned where, size_t skip) {
+  size_t b = count * elem;
+  if (where == 0) return A->a[i] + A->size[i] - b;
+  return A->a[i] + (where == 2 ? skip * elem : 0);
+}
+
+static void snapshot(arenas *A) {
+  size_t o = 0;
+  for (int i = 0; i < N_ARENAS; i++) {
+    memcpy(A->shadow + o, A->a[i], A->size[i]);
+    o += A->size[i];
+  }
+}
+
+/* ---- the decoded call ---- */
+
+enum {
+  OP_ERF,
+  OP_TANH,
+  OP_SIGMOID,
+  OP_SILU,
+  OP_QUICK_GELU,
+  OP_GELU,
+  OP_GELU_TANH,
+  OP_SWISH,
+  OP_BIAS_GELU,
+  OP_BIAS_GELU_TANH,
+  OP_ROPE,
+  OP_ROPE_CACHE,
+  N_OPS
+};
+static const char *const op_name[N_OPS] = {
+    "erf",       "tanh",  "sigmoid",   "silu",           "quick_gelu", "gelu",
+    "gelu_tanh", "swish", "bias_gelu", "bias_gelu_tanh", "rope",       "rope_cache"};
+
+typedef struct {
+  int op;
+  actk_pool *pool;
+  int pool_index;
+  actk_isa arm;
+  /* unary / bias */
+  const float *x;
+  float *y;
+  size_t n;
+  const float *bias;
+  size_t width;
+  float alpha;
+  /* rope */
+  actk_rope_desc desc;
+  const actk_rope_desc *descp;
+  const int64_t *ids;
+  const float *cosc, *sinc;
+  /* rope_cache */
+  float *cos_out, *sin_out;
+  size_t max_pos, rdim;
+  double theta;
+} call;
+
+static actk_status run(const call *c, const float *x, float *y, actk_pool *pool) {
+  switch (c->op) {
+  case OP_ERF:
+    return actk_erf_f32(pool, x, y, c->n);
+  case OP_TANH:
+    return actk_tanh_f32(pool, x, y, c->n);
+  case OP_SIGMOID:
+    return actk_sigmoid_f32(pool, x, y, c->n);
+  case OP_SILU:
+    return actk_silu_f32(pool, x, y, c->n);
+  case OP_QUICK_GELU:
+    return actk_quick_gelu_f32(pool, x, y, c->n);
+  case OP_GELU:
+    return actk_gelu_f32(pool, x, y, c->n);
+  case OP_GELU_TANH:
+    return actk_gelu_tanh_f32(pool, x, y, c->n);
+  case OP_SWISH:
+    return actk_swish_f32(pool, x, y, c->n, c->alpha);
+  case OP_BIAS_GELU:
+    return actk_bias_gelu_f32(pool, x, c->bias, c->width, y, c->n);
+  case OP_BIAS_GELU_TANH:
+    return actk_bias_gelu_tanh_f32(pool, x, c->bias, c->width, y, c->n);
+  case OP_ROPE:
+    return actk_rope_f32(pool, c->descp, x, c->ids, c->cosc, c->sinc, y);
+  default:
+    return ACTK_ERR_INVALID_ARGUMENT;
+  }
+}
+
+/* ---- the oracle: which statuses the contract allows ---- */
+
+#define BIT(s) (1u << (s))
+
+/* [a, a + na) and [b, b + nb) (bytes) share a byte; both non-empty, no wrap */
+static int overlap(const void *a, size_t na, const void *b, size_t nb) {
+  uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+  return na && nb && pa < pb + nb && pb < pa + na;
+}
+
+/* count elements of elem bytes at p would run past the address space */
+static int too_large(const void *p, size_t count, size_t elem) {
+  if (count > SIZE_MAX / elem) return 1;
+  return p && (uintptr_t)p > UINTPTR_MAX - count * elem;
+}
+
+static unsigned expect_unary(const call *c) {
+  unsigned e = 0;
+  if (c->op == OP_BIAS_GELU || c->op == OP_BIAS_GELU_TANH) {
+    if (c->width == 0)
+      e |= BIT(ACTK_ERR_ZERO_WIDTH); /* even with n == 0 */
+    else if (c->n % c->width)
+      e |= BIT(ACTK_ERR_WIDTH_MISMATCH);
+  }
+  if (c->n == 0) return e;
+  if (!c->x || !c->y) e |= BIT(ACTK_ERR_NULL_POINTER);
+  int huge = too_large(c->x, c->n, 4) || too_large(c->y, c->n, 4);
+  if (huge) {
+    e |= BIT(ACTK_ERR_TOO_LARGE);
+    /* sizes that wrap make the overlap test meaningless: either error will do */
+    if (c->x != c->y) e |= BIT(ACTK_ERR_OVERLAP);
+  } else if (c->x && c->y && c->x != c->y && overlap(c->x, c->n * 4, c->y, c->n * 4)) {
+    e |= BIT(ACTK_ERR_OVERLAP);
+  }
+  if (c->op == OP_BIAS_GELU || c->op == OP_BIAS_GELU_TANH) {
+    if (!c->bias)
+      e |= BIT(ACTK_ERR_NULL_POINTER);
+    else if (too_large(c->bias, c->width, 4))
+      e |= BIT(ACTK_ERR_TOO_LARGE);
+    else if (!huge && c->y && overlap(c->bias, c->width * 4, c->y, c->n * 4))
+      e |= BIT(ACTK_ERR_OVERLAP);
+  }
+  return e;
+}
+
+static int mul(size_t a, size_t b, size_t *r) {
+  return __builtin_mul_overflow(a, b, r);
+}
+
+/* elements of y, or 0 */
+static unsigned expect_rope(const call *c, size_t *elements_out) {
+  const actk_rope_desc *d = c->descp;
+  *elements_out = 0;
+  if (!d) return BIT(ACTK_ERR_NULL_POINTER);
+  unsigned e = 0;
+  /* struct_size: at least the first version's (this header's: 72 bytes on
+   * LP64); bytes past the fields this header knows must be zero */
+  if (d->struct_size < sizeof *d) return BIT(ACTK_ERR_INVALID_ARGUMENT);
+  for (size_t i = sizeof *d; i < d->struct_size; i++)
+    if (((const unsigned char *)d)[i]) return BIT(ACTK_ERR_INVALID_ARGUMENT);
+  if ((unsigned)d->layout > 1 || (unsigned)d->style > 1) e |= BIT(ACTK_ERR_INVALID_ARGUMENT);
+  size_t rd = d->rotary_dim ? d->rotary_dim : d->head_size;
+  if (rd % 2 || rd > d->head_size) e |= BIT(ACTK_ERR_BAD_SHAPE);
+  size_t tokens, rows, elements, cache;
+  int of = mul(d->batch, d->seq_len, &tokens);
+  of |= mul(tokens, d->heads, &rows);
+  of |= mul(rows, d->head_size, &elements);
+  of |= mul(d->max_position, rd / 2, &cache);
+  int empty = !d->batch || !d->seq_len || !d->heads || !d->head_size;
+  if (of) {
+    /* a product past size_t: an error, but with a zero factor nothing is
+     * read or written and ACTK_OK is as right */
+    return e | BIT(ACTK_ERR_TOO_LARGE) | (empty && !e ? BIT(ACTK_OK) : 0);
+  }
+  if (e) return e;
+  int bytes_of = elements > SIZE_MAX / 4 || cache > SIZE_MAX / 4;
+  if (bytes_of) {
+    if (elements == 0) return BIT(ACTK_ERR_TOO_LARGE) | BIT(ACTK_OK); /* as above */
+    e |= BIT(ACTK_ERR_TOO_LARGE);
+  }
+  *elements_out = elements;
+  if (elements == 0) return 0; /* nothing to read or write */
+  if (!c->x || !c->y || !c->cosc || !c->sinc) e |= BIT(ACTK_ERR_NULL_POINTER);
+  if (too_large(c->x, elements, 4) || too_large(c->y, elements, 4) ||
+      too_large(c->cosc, cache, 4) || too_large(c->sinc, cache, 4))
+    e |= BIT(ACTK_ERR_TOO_LARGE);
+  if (e & BIT(ACTK_ERR_TOO_LARGE)) return e; /* ranges that wrap: no overlap or position test */
+  size_t yb = elements * 4;
+  if (c->y) {
+    if (c->x && c->x != c->y && overlap(c->x, yb, c->y, yb)) e |= BIT(ACTK_ERR_OVERLAP);
+    if ((c->cosc && overlap(c->cosc, cache * 4, c->y, yb)) ||
+        (c->sinc && overlap(c->sinc, cache * 4, c->y, yb)))
+      e |= BIT(ACTK_ERR_OVERLAP);
+    /* known: an empty cache (max_position 0) that starts inside y */
+    if (g_known_empty_cache && cache == 0 &&
+        ((c->cosc && overlap(c->cosc, 1, c->y, yb)) || (c->sinc && overlap(c->sinc, 1, c->y, yb))))
+      e |= BIT(ACTK_ERR_OVERLAP);
+    if (c->ids && overlap(c->ids, tokens * 8, c->y, yb)) e |= BIT(ACTK_ERR_OVERLAP);
+  }
+  /* positions: only readable when they do not overlap y (else already an error) */
+  if (c->ids) {
+    for (size_t i = 0; i < tokens; i++)
+      if (c->ids[i] < 0 || (uint64_t)c->ids[i] >= d->max_position) {
+        e |= BIT(ACTK_ERR_OUT_OF_RANGE);
+        break;
+      }
+  } else {
+    int64_t s0 = d->position_start;
+    /* positions s0 .. s0 + seq_len - 1 */
+    if (s0 < 0 || (uint64_t)s0 >= d->max_position || d->seq_len > d->max_position - (uint64_t)s0)
+      e |= BIT(ACTK_ERR_OUT_OF_RANGE);
+  }
+  return e;
+}
+
+static unsigned expect_cache(const call *c) {
+  unsigned e = 0;
+  double th = c->theta == 0 ? 10000.0 : c->theta;
+  if (!(th > 0) || isinf(th)) e |= BIT(ACTK_ERR_INVALID_ARGUMENT);
+  if (c->rdim == 0 || c->rdim % 2) e |= BIT(ACTK_ERR_BAD_SHAPE);
+  size_t n;
+  if (mul(c->max_pos, c->rdim / 2, &n) || n > SIZE_MAX / 4) e |= BIT(ACTK_ERR_TOO_LARGE);
+  if (e || n == 0) return e;
+  if (!c->cos_out || !c->sin_out) return e | BIT(ACTK_ERR_NULL_POINTER);
+  if (too_large(c->cos_out, n, 4) || too_large(c->sin_out, n, 4))
+    return e | BIT(ACTK_ERR_TOO_LARGE);
+  if (overlap(c->cos_out, n * 4, c->sin_out, n * 4)) e |= BIT(ACTK_ERR_OVERLAP);
+  return e;
+}
+
+/* ---- reporting ---- */
+
+static char g_desc[512];
+
+static void describe(const call *c) {
+  if (c->op == OP_ROPE) {
+    const actk_rope_desc *d = &c->desc;
+    snprintf(g_desc, sizeof g_desc,
+             "rope arm=%s pool=%d desc=%s B=%zu S=%zu H=%zu D=%zu rd=%zu layout=%d style=%d "
+             "max_pos=%zu start=%lld struct_size=%zu x=%p y=%p (y-x=%td floats) ids=%p cos=%p "
+             "sin=%p",
+             actk_isa_name(c->arm), c->pool_index, c->descp ? "set" : "NULL", d->batch, d->seq_len,
+             d->heads, d->head_size, d->rotary_dim, (int)d->layout, (int)d->style, d->max_position,
+             (long long)d->position_start, d->struct_size, (const void *)c->x, (void *)c->y,
+             c->x && c->y ? c->y - c->x : 0, (const void *)c->ids, (const void *)c->cosc,
+             (const void *)c->sinc);
+  } else if (c->op == OP_ROPE_CACHE) {
+    snprintf(g_desc, sizeof g_desc,
+             "rope_cache max_pos=%zu rotary_dim=%zu theta=%a cos=%p sin=%p (sin-cos=%td floats)",
+             c->max_pos, c->rdim, c->theta, (void *)c->cos_out, (void *)c->sin_out,
+             c->cos_out && c->sin_out ? c->sin_out - c->cos_out : 0);
+  } else {
+    snprintf(g_desc, sizeof g_desc,
+             "%s arm=%s pool=%d n=%zu x=%p y=%p (y-x=%td floats) bias=%p width=%zu alpha=%a",
+             op_name[c->op], actk_isa_name(c->arm), c->pool_index, c->n, (const void *)c->x,
+             (void *)c->y, c->x && c->y ? c->y - c->x : 0, (const void *)c->bias, c->width,
+             (double)c->alpha);
+  }
+}
+
+static void announce(void) {
+  if (g_verbose) fprintf(stderr, "fuzz_api: %s\n", g_desc);
+}
+
+static void finding(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void finding(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "\nfuzz_api: CONTRACT VIOLATION: ");
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\n  call: %s\n", g_desc);
+  va_end(ap);
+  abort();
+}
+
+static const char *status_name(actk_status s) {
+  static const char *const names[] = {"ACTK_OK",
+                                      "ACTK_ERR_NULL_POINTER",
+                                      "ACTK_ERR_OVERLAP",
+                                      "ACTK_ERR_TOO_LARGE",
+                                      "ACTK_ERR_ZERO_WIDTH",
+                                      "ACTK_ERR_WIDTH_MISMATCH",
+                                      "ACTK_ERR_UNSUPPORTED_ISA",
+                                      "ACTK_ERR_INVALID_ARGUMENT",
+                                      "ACTK_ERR_OUT_OF_MEMORY",
+                                      "ACTK_ERR_NO_THREADS",
+                                      "ACTK_ERR_OUT_OF_RANGE",
+                                      "ACTK_ERR_BAD_SHAPE"};
+  return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "(not a status)";
+}
+
+static void mask_names(unsigned m, char *buf, size_t len) {
+  buf[0] = '\0';
+  for (int s = 0; s < 32; s++)
+    if (m & BIT(s)) {
+      size_t l = strlen(buf);
+      snprintf(buf + l, len - l, "%s%s", l ? "|" : "", status_name((actk_status)s));
+    }
+}
+
+/* The first byte of [a, a + n) that differs from the snapshot s, or NULL
+ * (memcmp first: the byte loop runs only on a failure). */
+static const unsigned char *first_diff(const unsigned char *a, const unsigned char *s, size_t n) {
+  if (!n || memcmp(a, s, n) == 0) return NULL;
+  while (*a == *s) a++, s++;
+  return a;
+}
+
+/* every arena byte equals the snapshot, but for [w0, w0 + wn0) and [w1, w1 + wn1) */
+static void check_untouched(const arenas *A, const void *w0, size_t wn0, const void *w1,
+                            size_t wn1) {
+  size_t o = 0;
+  for (int i = 0; i < N_ARENAS; i++) {
+    const unsigned char *a = A->a[i], *end = a + A->size[i], *s = A->shadow + o;
+    /* the allowed windows clipped to this arena, in address order */
+    const unsigned char *lo[2] = {w0, w1};
+    const unsigned char *hi[2] = {w0 ? (const unsigned char *)w0 + wn0 : NULL,
+                                  w1 ? (const unsigned char *)w1 + wn1 : NULL};
+    for (int k = 0; k < 2; k++) {
+      if (!lo[k] || hi[k] <= a || lo[k] >= end) lo[k] = hi[k] = end; /* not in this arena */
+      if (lo[k] < a) lo[k] = a;
+      if (hi[k] > end) hi[k] = end;
+    }
+    if (lo[1] < lo[0]) {
+      const unsigned char *t = lo[0], *u = hi[0];
+      lo[0] = lo[1], hi[0] = hi[1], lo[1] = t, hi[1] = u;
+    }
+    /* checked: [a, lo0) [hi0, lo1) [hi1, end) */
+    const unsigned char *seg[3][2] = {{a, lo[0]}, {hi[0], lo[1]}, {hi[1], end}};
+    for (int k = 0; k < 3; k++) {
+      const unsigned char *b0 = seg[k][0], *b1 = seg[k][1];
+      if (b1 <= b0) continue;
+      const unsigned char *p = first_diff(b0, s + (b0 - a), (size_t)(b1 - b0));
+      if (!p) continue;
+      size_t off = (size_t)(p - a);
+      const unsigned char *ref = w0 ? (const unsigned char *)w0 : a;
+      finding("byte %p of arena %s was written (%td bytes from the start of y/cos, allowed "
+              "region %zu bytes; arena offset %zu of %zu): 0x%02x -> 0x%02x",
+              (const void *)p, arena_name[i], p - ref, wn0, off, A->size[i], s[off], *p);
+    }
+    o += A->size[i];
+  }
+}
+
+/* A call the contract calls bad (expect: the statuses it allows; BIT(ACTK_OK)
+ * among them when the call has nothing to do anyway): an allowed status,
+ * and not one byte of any arena changed. */
+static void check_bad(const arenas *A, unsigned expect, actk_status st) {
+  if ((unsigned)st >= 32 || !(expect & BIT(st))) {
+    char want[256];
+    mask_names(expect, want, sizeof want);
+    finding("bad input: returned %s, the contract allows %s", status_name(st), want);
+  }
+  check_untouched(A, NULL, 0, NULL, 0);
+}
+
+/* ---- decoding ---- */
+
+static void fill(float *p, size_t n) {
+  for (size_t i = 0; i < n; i++) p[i] = rng_float();
+}
+
+/* n for the element-wise ops */
+static size_t decode_n(reader *r, int *huge) {
+  uint8_t k = rd8(r) % 16;
+  *huge = 0;
+  if (k < 9) return rd8(r);
+  if (k < 12) return rd16(r) % 4096;
+  if (k < 15) return (size_t)rd16(r) * 2; /* up to 131070: past every pool threshold */
+  *huge = 1;
+  switch (rd8(r) % 4) {
+  case 0:
+    return SIZE_MAX / 4 + 1 + rd32(r); /* n * 4 overflows */
+  case 1:
+    return SIZE_MAX - rd8(r);
+  case 2:
+    return SIZE_MAX / 4 - rd32(r); /* n * 4 fits, p + n * 4 wraps */
+  default:
+    return ((size_t)1 << 62) + rd16(r);
+  }
+}
+
+static void fuzz_elementwise(reader *r, call *c, int is_bias) {
+  int huge;
+  size_t n = decode_n(r, &huge);
+  uint8_t alias = rd8(r) % 10, xwhere = rd8(r) % 3, skip = rd8(r) % 16;
+  size_t pre = rd8(r) % 40, post = rd8(r) % 40;
+  uint16_t dsel = rd16(r);
+  c->alpha = 1.0f;
+  if (c->op == OP_SWISH) {
+    uint32_t b = rd32(r);
+    memcpy(&c->alpha, &b, sizeof b);
+  }
+  /* bias */
+  uint8_t wsel = rd8(r) % 8, bwhere = rd8(r) % 7;
+  uint16_t wv = rd16(r), boff = rd16(r);
+  size_t width = 1;
+  if (is_bias) {
+    switch (wsel) {
+    case 0:
+      width = 0;
+      break;
+    case 1:
+      width = n ? n : 1;
+      break;
+    case 2:
+      width = 1;
+      break;
+    case 3:
+    case 4:
+    case 5:
+      width = (size_t)(wv % 300) + 1;
+      if (!huge) n = n / width * width;
+      break;
+    case 6:
+      width = (size_t)(wv % 300) + 1; /* likely a mismatch */
+      break;
+    default:
+      width = huge ? (size_t)wv + 1 : (size_t)(wv % 70) + 1;
+      if (!huge) n = n / width * width + (size_t)(dsel % width);
+    }
+  }
+  size_t na = huge ? 64 : n; /* floats actually behind x and y */
+  if (na > MAX_ELEMS) na = MAX_ELEMS;
+  /* x's place relative to y (in floats), for the shared I/O arena */
+  long d = 0;
+  int x_in_io = 1, x_null = 0, y_null = 0;
+  switch (alias) {
+  case 0:
+  case 1:
+  case 2:
+    x_in_io = 0;
+    break;
+  case 3:
+    d = 0; /* in place */
+    break;
+  case 4: /* partial overlap, either side */
+    if (na > 1) {
+      d = (long)(dsel % (na - 1)) + 1;
+      if (dsel & 0x8000) d = -d;
+    } else {
+      d = 1; /* one float: x right after y, not an overlap */
+    }
+    break;
+  case 5:
+    d = (long)na; /* x right after y */
+    break;
+  case 6:
+    d = -(long)na; /* x right before y */
+    break;
+  case 7:
+    d = (dsel & 1 ? 1 : -1) * (long)(na + (dsel >> 1) % 64); /* near, not touching */
+    break;
+  case 8:
+    x_null = 1;
+    x_in_io = 0;
+    break;
+  default:
+    y_null = 1;
+    x_in_io = 0;
+  }
+  /* bias relative to y (floats), when it is in the I/O arena */
+  int b_in_io = 0, b_in_x = 0, b_null = 0;
+  long bd = 0;
+  size_t wa = width ? width : 1;
+  if (is_bias) {
+    if (huge && wa > 4096) wa = 4096;
+    switch (bwhere) {
+    case 0:
+    case 1:
+      break; /* its own arena */
+    case 2:
+      b_in_x = wa <= na; /* inside x: allowed, read-only */
+      break;
+    case 3: /* overlapping y */
+      b_in_io = 1;
+      bd = (long)(boff % (na + wa)) - (long)wa + 1;
+      break;
+    case 4:
+      b_null = 1;
+      break;
+    case 5:
+      b_in_io = 1;
+      bd = (long)na; /* right after y */
+      break;
+    default:
+      b_in_io = 1;
+      bd = -(long)wa; /* right before y */
+    }
+  }
+  /* the I/O arena: [pre][lo .. hi relative to y][post] */
+  long lo = 0, hi = (long)na;
+  if (x_in_io) {
+    if (d < lo) lo = d;
+    if (d + (long)na > hi) hi = d + (long)na;
+  }
+  if (b_in_io) {
+    if (bd < lo) lo = bd;
+    if (bd + (long)wa > hi) hi = bd + (long)wa;
+  }
+  size_t io_floats = pre + (size_t)(hi - lo) + post;
+  size_t bytes[N_ARENAS] = {0};
+  bytes[A_IO] = io_floats * 4;
+  bytes[A_X] = x_in_io ? 0 : (na + skip) * 4;
+  bytes[A_BIAS] = is_bias ? (wa + skip) * 4 : 0;
+  arenas A;
+  arenas_map(&A, bytes);
+  float *y0 = (float *)(void *)(A.a[A_IO] + A.size[A_IO]) - post - (size_t)(hi);
+  float *x = x_in_io ? y0 + d : arena_place(&A, A_X, na, 4, xwhere, skip);
+  if (x_null) x = NULL;
+  float *y = y_null ? NULL : y0;
+  float *bias = NULL;
+  if (is_bias) {
+    if (b_in_io)
+      bias = y0 + bd;
+    else if (b_in_x && x)
+      bias = x + (na - wa ? boff % (na - wa + 1) : 0);
+    else
+      bias = arena_place(&A, A_BIAS, wa, 4, bwhere % 3, skip);
+    if (b_null) bias = NULL;
+  }
+  /* inputs: x, then bias (when separate; in place they take what is there) */
+  if (x) fill(x, na);
+  if (bias && !b_in_x && !b_in_io) fill(bias, wa);
+  if (b_in_io && bias) fill(bias, wa); /* overlapping y: y's canaries become bias values */
+  c->x = x;
+  c->y = y;
+  c->n = n;
+  c->bias = bias;
+  c->width = width;
+  describe(c);
+  announce();
+
+  unsigned expect = expect_unary(c);
+  float *ref = NULL;
+  if (!expect && n) {
+    /* the reference: scalar arm, no pool, separate output */
+    ref = malloc(n * sizeof(float));
+    if (!ref) die("malloc");
+    actk_isa_force(ACTK_ISA_SCALAR);
+    actk_status s = run(c, x, ref, NULL);
+    if (s != ACTK_OK) finding("reference call (scalar, no pool) returned %s", status_name(s));
+  }
+  snapshot(&A);
+  if (!expect) warm_up(c->pool, n);
+  actk_isa_force(c->arm);
+  actk_status st = run(c, x, y, c->pool);
+  actk_isa_force(g_best);
+  if (expect) {
+    check_bad(&A, expect, st);
+  } else {
+    if (st != ACTK_OK) finding("good input: returned %s, want ACTK_OK", status_name(st));
+    check_untouched(&A, y, n * 4, NULL, 0);
+    if (n && memcmp(y, ref, n * 4) != 0) {
+      size_t i = 0;
+      while (memcmp(y + i, ref + i, 4) == 0) i++;
+      uint32_t a, b;
+      memcpy(&a, y + i, 4);
+      memcpy(&b, ref + i, 4);
+      finding("y[%zu] = 0x%08x, the scalar arm with no pool gives 0x%08x", i, a, b);
+    }
+  }
+  free(ref);
+  arenas_unmap(&A);
+}
+
+static void fuzz_rope(reader *r, call *c) {
+  actk_rope_desc *d = &c->desc;
+  actk_rope_desc_init(d);
+  uint8_t shape_mode = rd8(r);
+  d->batch = rd8(r) % 4;
+  d->seq_len = rd8(r) % 48;
+  d->heads = rd8(r) % 33;
+  d->head_size = rd8(r) % 140;
+  uint8_t rsel = rd8(r), rv = rd8(r);
+  switch (rsel % 5) {
+  case 0:
+    d->rotary_dim = 0;
+    break;
+  case 1:
+    d->rotary_dim = d->head_size;
+    break;
+  case 2:
+  case 3:
+    d->rotary_dim = (size_t)(rv % (d->head_size / 2 + 1)) * 2;
+    break;
+  default:
+    d->rotary_dim = rv; /* odd, or past head_size, or fine */
+  }
+  uint8_t lay = rd8(r), sty = rd8(r);
+  d->layout = (actk_rope_layout)(lay < 240 ? lay % 2 : lay - 238);
+  d->style = (actk_rope_style)(sty < 240 ? sty % 2 : sty - 238);
+  /* struct_size: this header's, older (too small), or a newer caller's
+   * larger struct whose unknown tail is zero (fine) or not (an error) */
+  uint8_t ss = rd8(r), ss_extra = (uint8_t)(1 + rd8(r) % 32);
+  size_t tail = 0;
+  if (ss == 0xff) d->struct_size = sizeof *d - 8 * (1 + ss_extra % 3);
+  if (ss == 0xfe || ss == 0xfd) d->struct_size = sizeof *d + (tail = ss_extra);
+  size_t rd_eff = d->rotary_dim ? d->rotary_dim : d->head_size;
+  size_t half = rd_eff / 2;
+  uint16_t mp = rd16(r);
+  d->max_position = mp % 8 == 0 ? 0 : (size_t)(mp >> 3) % MAX_ROWS;
+  uint8_t pos_mode = rd8(r) % 6, cache_mode = rd8(r) % 6, alias = rd8(r) % 7;
+  uint8_t where = rd8(r), skip = rd8(r) % 8;
+  uint16_t dsel = rd16(r);
+  uint64_t start_raw = rd64(r);
+  size_t pre = rd8(r) % 40, post = rd8(r) % 40;
+  /* keep y within MAX_ELEMS floats, unless the call is meant to overflow */
+  int huge = shape_mode >= 0xf0;
+  if (huge) {
+    /* a size whose product with anything non-zero overflows n * 4 */
+    size_t big = SIZE_MAX / 2 - (shape_mode & 7);
+    switch (shape_mode % 5) {
+    case 0:
+      d->batch = big;
+      break;
+    case 1:
+      d->seq_len = big;
+      break;
+    case 2:
+      d->heads = big;
+      break;
+    case 3:
+      d->head_size = big & ~(size_t)1;
+      d->rotary_dim = 2;
+      break;
+    default:
+      d->max_position = big; /* times rotary_dim / 2 overflows (or is 0) */
+    }
+  } else {
+    while (d->batch * d->seq_len * d->heads * d->head_size > MAX_ELEMS) d->seq_len /= 2;
+  }
+  size_t tokens = 0, elements = 0;
+  int of = mul(d->batch, d->seq_len, &tokens) || mul(tokens, d->heads, &elements) ||
+           mul(elements, d->head_size, &elements);
+  size_t ea = of || elements > MAX_ELEMS ? 64 : elements; /* floats behind x/y */
+  size_t ta = of || tokens > MAX_ELEMS ? 8 : tokens;      /* ids behind ids */
+  size_t cache = 0;
+  int cof = mul(d->max_position, half, &cache);
+  /* floats behind each cache: exactly the declared size (a cache that
+   * overflows the address space only comes with an error) */
+  size_t ca = cof || cache > SIZE_MAX / 4 ? 64 : (cache ? cache : 1);
+  /* positions */
+  if (d->max_position > 0) {
+    int64_t span = (int64_t)(d->max_position < 4096 ? d->max_position : 4096);
+    switch (start_raw % 4) {
+    case 0:
+    case 1:
+      d->position_start = (int64_t)((start_raw >> 8) % (uint64_t)(span + 2)) - 1;
+      break;
+    case 2:
+      d->position_start =
+          (int64_t)(span - (int64_t)d->seq_len + (int64_t)((start_raw >> 8) % 3) - 1);
+      break;
+    default:
+      d->position_start = (int64_t)start_raw;
+    }
+  } else {
+    d->position_start = (int64_t)(start_raw >> 60) - 2;
+  }
+  /* x relative to y, as in fuzz_elementwise */
+  long dx = 0;
+  int x_in_io = 1, x_null = 0, y_null = 0, desc_null = 0;
+  switch (alias) {
+  case 0:
+  case 1:
+    x_in_io = 0;
+    break;
+  case 2:
+    dx = 0;
+    break;
+  case 3:
+    dx = ea > 1 ? (long)(dsel % (ea - 1)) + 1 : 1;
+    if (dsel & 0x8000) dx = -dx;
+    break;
+  case 4:
+    dx = dsel & 1 ? (long)ea : -(long)ea;
+    break;
+  case 5:
+    x_in_io = 0;
+    x_null = dsel % 3 == 0;
+    y_null = dsel % 3 == 1;
+    desc_null = dsel % 3 == 2;
+    break;
+  default:
+    x_in_io = 0;
+  }
+  /* ids / sin relative to y when they overlap it (bad) */
+  int ids_in_io = pos_mode == 4, sin_in_io = cache_mode == 2;
+  long did = 0, dsin = 0;
+  if (ids_in_io) did = ((long)(dsel >> 4) % (long)(ea + 2 * ta + 1)) - 2 * (long)ta + 1;
+  if (did & 1) did++; /* int64 alignment: y is 8-byte aligned below */
+  if (sin_in_io) dsin = ((long)(dsel >> 3) % (long)(ea + ca)) - (long)ca + 1;
+  long lo = 0, hi = (long)ea;
+  if (x_in_io) {
+    if (dx < lo) lo = dx;
+    if (dx + (long)ea > hi) hi = dx + (long)ea;
+  }
+  if (ids_in_io) {
+    if (did < lo) lo = did;
+    if (did + 2 * (long)ta > hi) hi = did + 2 * (long)ta;
+  }
+  if (sin_in_io) {
+    if (dsin < lo) lo = dsin;
+    if (dsin + (long)ca > hi) hi = dsin + (long)ca;
+  }
+  if ((post + (size_t)hi) & 1) post++; /* y 8-byte aligned */
+  size_t bytes[N_ARENAS] = {0};
+  bytes[A_IO] = (pre + (size_t)(hi - lo) + post) * 4;
+  bytes[A_X] = x_in_io ? 0 : (ea + skip) * 4;
+  bytes[A_COS] = (ca + skip) * 4;
+  bytes[A_SIN] = (ca + skip) * 4;
+  bytes[A_POS] = (ta + skip) * 8;
+  arenas A;
+  arenas_map(&A, bytes);
+  float *y0 = (float *)(void *)(A.a[A_IO] + A.size[A_IO]) - post - (size_t)hi;
+  float *x = x_in_io ? y0 + dx : arena_place(&A, A_X, ea, 4, where % 3, skip);
+  float *cosc = arena_place(&A, A_COS, ca, 4, (where >> 2) % 3, skip);
+  float *sinc = sin_in_io ? y0 + dsin : arena_place(&A, A_SIN, ca, 4, (where >> 4) % 3, skip);
+  if (cache_mode == 1) sinc = cosc; /* the same cache for both: allowed */
+  if (cache_mode == 3) cosc = NULL;
+  if (cache_mode == 4) sinc = NULL;
+  int64_t *ids = NULL;
+  if (pos_mode == 2 || pos_mode == 3 || pos_mode == 5)
+    ids = arena_place(&A, A_POS, ta, 8, (where >> 6) % 3, skip);
+  if (ids_in_io) ids = (int64_t *)(void *)(y0 + did);
+  /* fill: caches, x, ids (ids last: they may overlap y's canaries) */
+  if (cosc) fill(cosc, ca);
+  if (sinc && sinc != cosc) fill(sinc, ca);
+  if (x) fill(x, ea);
+  if (ids) {
+    for (size_t i = 0; i < ta; i++) {
+      uint32_t v = rng32();
+      int64_t p = d->max_position ? (int64_t)(v % d->max_position) : 0;
+      if (pos_mode == 5 && v % 97 == 0)
+        p = (v & 0x100)                               ? -1 - (int64_t)(v >> 20)
+            : d->max_position > (size_t)INT64_MAX / 2 ? INT64_MAX
+                                                      : (int64_t)d->max_position + (v >> 24);
+      if (pos_mode == 5 && v % 1009 == 1) p = INT64_MIN;
+      ids[i] = p;
+    }
+  }
+  /* the caller's struct: exactly struct_size bytes on the heap (ASan sees any
+   * read past it) */
+  unsigned char *dbuf = malloc(sizeof *d + tail);
+  if (!dbuf) die("malloc");
+  memcpy(dbuf, d, sizeof *d);
+  memset(dbuf + sizeof *d, 0, tail);
+  if (ss == 0xfd) dbuf[sizeof *d + (size_t)(dsel % tail)] = (unsigned char)(1 + (dsel >> 8) % 255);
+  c->descp = desc_null ? NULL : (const actk_rope_desc *)(void *)dbuf;
+  c->x = x_null ? NULL : x;
+  c->y = y_null ? NULL : y0;
+  c->ids = ids;
+  c->cosc = cosc;
+  c->sinc = sinc;
+  describe(c);
+  announce();
+
+  size_t el;
+  unsigned expect = expect_rope(c, &el);
+  float *ref = NULL;
+  if (!expect && el) {
+    ref = malloc(el * sizeof(float));
+    if (!ref) die("malloc");
+    actk_isa_force(ACTK_ISA_SCALAR);
+    actk_status s = run(c, c->x, ref, NULL);
+    if (s != ACTK_OK) finding("reference call (scalar, no pool) returned %s", status_name(s));
+  }
+  snapshot(&A);
+  if (!expect) warm_up(c->pool, el);
+  actk_isa_force(c->arm);
+  actk_status st = run(c, c->x, c->y, c->pool);
+  actk_isa_force(g_best);
+  if (expect) {
+    check_bad(&A, expect, st);
+  } else {
+    if (st != ACTK_OK) finding("good input: returned %s, want ACTK_OK", status_name(st));
+    check_untouched(&A, c->y, el * 4, NULL, 0);
+    if (el && memcmp(c->y, ref, el * 4) != 0) {
+      for (size_t i = 0; i < el; i++) {
+        uint32_t a, b;
+        memcpy(&a, c->y + i, 4);
+        memcpy(&b, ref + i, 4);
+        if (a == b) continue;
+        finding("y[%zu] = 0x%08x, the scalar arm with no pool gives 0x%08x", i, a, b);
+      }
+    }
+  }
+  free(ref);
+  free(dbuf);
+  arenas_unmap(&A);
+}
+
+static void fuzz_rope_cache(reader *r, call *c) {
+  uint16_t mp = rd16(r);
+  uint8_t rsel = rd8(r), rv = rd8(r), mode = rd8(r) % 8, where = rd8(r), skip = rd8(r) % 8;
+  uint16_t dsel = rd16(r);
+  uint64_t tb = rd64(r);
+  c->max_pos = mp % 600;
+  c->rdim = rsel % 4 ? (size_t)(rv % 64) * 2 : rv;
+  if (rsel == 0xff) c->max_pos = SIZE_MAX / 2 + mp; /* overflows with any rotary_dim > 2 */
+  switch (tb % 4) {
+  case 0:
+    c->theta = 0;
+    break;
+  case 1:
+    c->theta = 10000.0;
+    break;
+  case 2:
+    c->theta = (double)(tb >> 40) / 64.0 + 1.0;
+    break;
+  default: {
+    uint64_t b = tb >> 2 | (tb << 62);
+    memcpy(&c->theta, &b, sizeof b); /* any double: NaN, inf, negative, tiny */
+  }
+  }
+  size_t half = c->rdim / 2, n = 0;
+  int of = mul(c->max_pos, half, &n) || n > SIZE_MAX / 4;
+  size_t na = of || n > 600 * 64 ? 64 : (n ? n : 1);
+  size_t bytes[N_ARENAS] = {0};
+  long ds = 0;
+  int shared = mode == 3 || mode == 4;
+  if (mode == 3) ds = 0; /* sin == cos */
+  if (mode == 4) {
+    ds = na > 1 ? (long)(dsel % (na - 1)) + 1 : 1;
+    if (dsel & 0x8000) ds = -ds;
+  }
+  long lo = ds < 0 ? ds : 0, hi = ds + (long)na > (long)na ? ds + (long)na : (long)na;
+  bytes[A_COS] = ((size_t)(hi - lo) + skip) * 4;
+  bytes[A_SIN] = shared ? 0 : (na + skip) * 4;
+  arenas A;
+  arenas_map(&A, bytes);
+  float *cos0 = shared ? (float *)(void *)(A.a[A_COS] + A.size[A_COS]) - (size_t)hi
+                       : arena_place(&A, A_COS, na, 4, where % 3, skip);
+  float *sin0 = shared ? cos0 + ds : arena_place(&A, A_SIN, na, 4, (where >> 2) % 3, skip);
+  c->cos_out = mode == 5 ? NULL : cos0;
+  c->sin_out = mode == 6 ? NULL : sin0;
+  describe(c);
+  announce();
+  unsigned expect = expect_cache(c);
+  float *ref = NULL;
+  if (!expect && n) {
+    ref = malloc(2 * n * sizeof(float));
+    if (!ref) die("malloc");
+    actk_status s = actk_rope_cache_f32(ref, ref + n, c->max_pos, c->rdim, c->theta);
+    if (s != ACTK_OK) finding("reference call (separate buffers) returned %s", status_name(s));
+  }
+  snapshot(&A);
+  actk_status st = actk_rope_cache_f32(c->cos_out, c->sin_out, c->max_pos, c->rdim, c->theta);
+  if (expect) {
+    check_bad(&A, expect, st);
+  } else {
+    if (st != ACTK_OK) finding("good input: returned %s, want ACTK_OK", status_name(st));
+    check_untouched(&A, c->cos_out, n * 4, c->sin_out, n * 4);
+    if (n && (memcmp(c->cos_out, ref, n * 4) || memcmp(c->sin_out, ref + n, n * 4)))
+      finding("the caches differ from the same call into separate buffers");
+    for (size_t i = 0; i < n; i++)
+      if (!(fabsf(c->cos_out[i]) <= 1.0f) || !(fabsf(c->sin_out[i]) <= 1.0f))
+        finding("cache entry %zu is not in [-1, 1]: cos %a sin %a", i, (double)c->cos_out[i],
+                (double)c->sin_out[i]);
+  }
+  free(ref);
+  arenas_unmap(&A);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  reader r = {data, size};
+  call c;
+  memset(&c, 0, sizeof c);
+  c.op = rd8(&r) % N_OPS;
+  c.pool_index = rd8(&r) % N_POOLS;
+  c.pool = g_pools[c.pool_index];
+  c.arm = g_arms[rd8(&r) % g_n_arms];
+  /* values: the rest of the input seeds the generator */
+  uint64_t h = 0x9e3779b97f4a7c15u;
+  for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * 0x100000001b3u;
+  g_rng = h | 1;
+  switch (c.op) {
+  case OP_ROPE:
+    fuzz_rope(&r, &c);
+    break;
+  case OP_ROPE_CACHE:
+    fuzz_rope_cache(&r, &c);
+    break;
+  default:
+    fuzz_elementwise(&r, &c, c.op == OP_BIAS_GELU || c.op == OP_BIAS_GELU_TANH);
+  }
+  return 0;
+}
