@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Writes the hand-made seed corpora fuzz/corpus/fuzz_api and fuzz/corpus/fuzz_bits.
+
+    python3 fuzz/make_seeds.py      # rewrites the seeds (deterministic)
+
+Each fuzz_api seed spells one call in the byte format fuzz_api.c decodes
+(fuzz/README.md describes it); the names say what the call is. The fuzz_bits
+seeds are raw little-endian float bits.
+"""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+OPS = ["erf", "tanh", "sigmoid", "silu", "quick_gelu", "gelu", "gelu_tanh", "swish",
+       "bias_gelu", "bias_gelu_tanh", "rope", "rope_cache"]
+POOL = {"none": 0, "1thread": 1, "3threads": 2, "host": 3, "2threads": 4}
+
+
+def u16(v):
+    return struct.pack("<H", v)
+
+
+def u32(v):
+    return struct.pack("<I", v)
+
+
+def u64(v):
+    return struct.pack("<Q", v & (2**64 - 1))
+
+
+def f32(v):
+    return struct.pack("<f", v)
+
+
+def header(op, pool="none", arm=0):
+    return bytes([OPS.index(op), POOL[pool], arm])
+
+
+def elementwise(op, n, alias=0, xwhere=0, skip=0, pre=4, post=4, dsel=0, pool="none", arm=0,
+                alpha=None, wsel=2, bwhere=0, wv=0, boff=0, huge=None):
+    """n: 0..255 small, else 256..4095 mid, else an even number up to 131070."""
+    if huge is not None:
+        nb = bytes([15, huge]) + u32(7)
+    elif n < 256:
+        nb = bytes([0, n])
+    elif n < 4096:
+        nb = bytes([9]) + u16(n)
+    else:
+        nb = bytes([12]) + u16(n // 2)
+    b = header(op, pool, arm) + nb + bytes([alias, xwhere, skip, pre, post]) + u16(dsel)
+    if op == "swish":
+        b += f32(1.0 if alpha is None else alpha)
+    if op.startswith("bias"):
+        b += bytes([wsel, bwhere]) + u16(wv) + u16(boff)
+    return b
+
+
+def rope(B, S, H, D, rsel=0, rv=0, layout=0, style=0, ss=0, max_pos=64, pos_mode=0,
+         cache_mode=0, alias=0, where=0, skip=0, dsel=0, start=0, pool="none", arm=0,
+         shape_mode=1):
+    mp = (max_pos << 3) | 1  # a multiple of 8 would mean max_position 0
+    return (header("rope", pool, arm) + bytes([shape_mode, B, S, H, D, rsel, rv, layout, style, ss, 0])
+            + u16(mp) + bytes([pos_mode, cache_mode, alias, where, skip]) + u16(dsel)
+            + u64((start + 1) << 8) + bytes([4, 4]))
+
+
+def rope_cache(max_pos, rotary_dim, mode=0, where=0, theta_sel=1):
+    return (header("rope_cache") + u16(max_pos) + bytes([1, rotary_dim // 2, mode, where, 0])
+            + u16(0) + u64(theta_sel))
+
+
+API = {
+    "erf_n37_x_at_guard": elementwise("erf", 37),
+    # arm 1 is avx2 where avx512 runs too: a tail between canaries, and at a guard page
+    "erf_n13_arm1": elementwise("erf", 13, arm=1),
+    "tanh_n13_arm1_y_at_guard": elementwise("tanh", 13, arm=1, post=0),
+    "tanh_n1": elementwise("tanh", 1, xwhere=1),
+    "sigmoid_n100_misaligned": elementwise("sigmoid", 100, xwhere=2, skip=3),
+    "silu_in_place_n64": elementwise("silu", 64, alias=3),
+    "quick_gelu_partial_overlap": elementwise("quick_gelu", 64, alias=4, dsel=5),
+    "gelu_adjacent_after": elementwise("gelu", 50, alias=5),
+    "gelu_tanh_adjacent_before": elementwise("gelu_tanh", 50, alias=6),
+    "gelu_x_null": elementwise("gelu", 10, alias=8),
+    "erf_n0_y_null": elementwise("erf", 0, alias=9),
+    "swish_big_3threads": elementwise("swish", 40000, pool="3threads", alpha=1.702),
+    "gelu_big_host_pool_in_place": elementwise("gelu", 20000, alias=3, pool="host"),
+    "tanh_big_1thread": elementwise("tanh", 30000, pool="1thread"),
+    "sigmoid_big_2threads_misaligned": elementwise("sigmoid", 50002, xwhere=2, skip=5,
+                                                   pool="2threads"),
+    "bias_gelu_big_2threads_w299": elementwise("bias_gelu", 299 * 80, wsel=3, wv=298,
+                                               pool="2threads"),
+    "erf_huge_n": elementwise("erf", 0, huge=0),
+    "sigmoid_wrapping_n": elementwise("sigmoid", 0, huge=2),
+    "bias_gelu_w16": elementwise("bias_gelu", 64, wsel=3, wv=15),
+    "bias_gelu_tanh_w7_in_place": elementwise("bias_gelu_tanh", 70, alias=3, wsel=3, wv=6),
+    "bias_gelu_width0": elementwise("bias_gelu", 8, wsel=0),
+    "bias_gelu_mismatch": elementwise("bias_gelu", 10, wsel=6, wv=2),
+    "bias_gelu_bias_overlaps_y": elementwise("bias_gelu", 32, wsel=3, wv=7, bwhere=3, boff=12),
+    "bias_gelu_bias_in_x": elementwise("bias_gelu", 32, wsel=3, wv=7, bwhere=2, boff=3),
+    "rope_split_bshd": rope(2, 5, 3, 64, start=3),
+    "rope_interleaved_bhsd_ids": rope(1, 7, 2, 32, layout=1, style=1, pos_mode=2),
+    "rope_partial_rotary": rope(1, 4, 2, 48, rsel=2, rv=8, start=1),
+    "rope_in_place_big_3threads": rope(3, 40, 8, 128, alias=2, pool="3threads", max_pos=128),
+    "rope_out_of_range": rope(1, 9, 1, 16, max_pos=8, start=0),
+    "rope_odd_rotary": rope(1, 2, 1, 16, rsel=4, rv=7),
+    "rope_bad_layout": rope(1, 2, 1, 16, layout=250),
+    "rope_old_struct_size": rope(1, 2, 1, 16, ss=0xFF),
+    "rope_sin_overlaps_y": rope(1, 3, 2, 16, cache_mode=2, dsel=40),
+    "rope_huge_batch": rope(1, 2, 1, 16, shape_mode=0xF0),
+    "rope_cache_64x32": rope_cache(64, 32),
+    "rope_cache_sin_is_cos": rope_cache(16, 8, mode=3),
+    "rope_cache_negative_theta": rope_cache(16, 8, theta_sel=3),
+}
+
+NAN_BITS = [0x7FC00000, 0xFFC00000, 0x7F800001, 0xFF812345, 0x7FA5A5A5]
+BITS = {
+    "specials": [float("inf"), float("-inf"), 0.0, -0.0, 1.0, -1.0],
+    "tiny_and_huge": [1e-45, -1e-45, 1.1754942e-38, -1.1754944e-38, 3.4028235e38,
+                      -3.4028235e38, 1e-20, -1e-20],
+    "thresholds": [-88.0, 88.0, -104.0, 104.0, -193.5, 9.0, -9.0, 4.0, -4.0, 0.75, -0.649119616,
+                   -29.9359951, 0.8784675, -46.8239288],
+    "ramp17": [(-8.0 + i) * 0.37 for i in range(17)],
+    "ramp40": [(-20.0 + i) * 1.1 for i in range(40)],
+}
+
+
+def main():
+    api = os.path.join(HERE, "corpus", "fuzz_api")
+    bits = os.path.join(HERE, "corpus", "fuzz_bits")
+    for d in (api, bits):
+        os.makedirs(d, exist_ok=True)
+        for f in os.listdir(d):
+            os.remove(os.path.join(d, f))
+    for name, b in API.items():
+        with open(os.path.join(api, name), "wb") as f:
+            f.write(b)
+    for name, vals in BITS.items():
+        with open(os.path.join(bits, name), "wb") as f:
+            f.write(b"".join(f32(v) for v in vals))
+    with open(os.path.join(bits, "nans"), "wb") as f:
+        f.write(b"".join(u32(v) for v in NAN_BITS + [0x3F800000]))
+    # swish's alpha is the first float: NaN, 0, -inf
+    for name, alpha in (("swish_alpha_2", 0x40000000), ("swish_alpha_neg", 0xBF400000)):
+        with open(os.path.join(bits, name), "wb") as f:
+            f.write(u32(alpha) + b"".join(f32(v) for v in BITS["thresholds"]))
+    print("wrote %d fuzz_api and %d fuzz_bits seeds" % (len(API), len(BITS) + 3))
+
+
+if __name__ == "__main__":
+    main()
