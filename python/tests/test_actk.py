@@ -579,6 +579,23 @@ def test_rope_every_arm(restore_isa):
             assert np.array_equal(fbits(y), fbits(want)), (style, arm)
 
 
+def test_rope_nan_is_canonical(restore_isa):
+    # the header: a rotated channel with a NaN among its inputs is 0x7fc00000;
+    # channels past rotary_dim are copied (NaN bits kept)
+    x = np.ones((1, 1, 1, 8), np.float32)
+    x[0, 0, 0, 1] = bits([0xFFC12345])[0]  # pairs with channel 3 (split-half, rotary 4)
+    x[0, 0, 0, 6] = bits([0x7F812345])[0]  # copied
+    cos, sin = actk.rope_cache(2, 4)
+    want = fbits(ref_rope(x, cos, sin, np.array([[1]]), "bshd", "split_half", 4)).reshape(-1)
+    for arm in actk.supported_isas():
+        actk.force_isa(arm)
+        u = fbits(actk.rope(x, cos, sin, start=1, rotary_dim=4)).reshape(-1)
+        assert u[1] == 0x7FC00000 and u[3] == 0x7FC00000, (arm, [hex(v) for v in u])
+        assert u[6] == 0x7F812345, arm
+        ok = [0, 2, 4, 5, 7]
+        assert np.array_equal(u[ok], want[ok]), arm
+
+
 def test_rope_3d_with_heads():
     rng = np.random.default_rng(5)
     x = rng.standard_normal((2, 7, 4 * 16)).astype(np.float32)
