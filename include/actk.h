@@ -136,7 +136,8 @@ ACTK_API actk_status actk_erf_f32(actk_pool *pool, const float *x, float *y, siz
 ACTK_API actk_status actk_tanh_f32(actk_pool *pool, const float *x, float *y, size_t n);
 /* 1 / (1 + exp(-x)) */
 ACTK_API actk_status actk_sigmoid_f32(actk_pool *pool, const float *x, float *y, size_t n);
-/* x * sigmoid(alpha * x); alpha*x is formed without rounding */
+/* x * sigmoid(alpha * x); alpha*x is formed without rounding. Where alpha * x
+ * is NaN (alpha NaN, or 0 * inf) the result is the default quiet NaN. */
 ACTK_API actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, size_t n,
                                     float alpha);
 /* swish with alpha = 1 */

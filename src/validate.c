@@ -2,10 +2,10 @@
 
 #include <stdint.h>
 
-/* Byte ranges [a, a + na) and [b, b + nb) share a byte. */
+/* Byte ranges [a, a + na) and [b, b + nb) share a byte (an empty one never does). */
 static int ranges_overlap(const void *a, size_t na, const void *b, size_t nb) {
   uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-  return pa < pb + nb && pb < pa + na;
+  return na && nb && pa < pb + nb && pb < pa + na;
 }
 
 /* n floats starting at p fit in the address space. */
