@@ -25,9 +25,7 @@ using Out = Eigen::Map<Eigen::ArrayXf>;
 constexpr float kSqrt1_2 = 0.70710678118654752440f;
 constexpr float kSqrt2OverPi = 0.79788456080286535588f;
 
-inline Eigen::Index idx(size_t n) {
-  return static_cast<Eigen::Index>(n);
-}
+inline Eigen::Index idx(size_t n) { return static_cast<Eigen::Index>(n); }
 
 void eigen_erf(const float *x, const float *, size_t, float *y, size_t n) {
   Out(y, idx(n)) = In(x, idx(n)).erf();

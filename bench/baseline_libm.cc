@@ -11,9 +11,7 @@ namespace {
 constexpr float kSqrt1_2 = 0.70710678118654752440f;
 constexpr float kSqrt2OverPi = 0.79788456080286535588f;
 
-inline float gelu1(float x) {
-  return 0.5f * x * (1.0f + erff(x * kSqrt1_2));
-}
+inline float gelu1(float x) { return 0.5f * x * (1.0f + erff(x * kSqrt1_2)); }
 inline float gelu_tanh1(float x) {
   return 0.5f * x * (1.0f + tanhf(kSqrt2OverPi * (x + 0.044715f * x * x * x)));
 }

@@ -25,9 +25,7 @@ inline void map8(const float *x, float *y, size_t n, F f) {
   }
 }
 
-inline __m256 set1(float v) {
-  return _mm256_set1_ps(v);
-}
+inline __m256 set1(float v) { return _mm256_set1_ps(v); }
 
 inline __m256 sigmoid8(__m256 v) {
   __m256 e = Sleef_expf8_u10avx2(_mm256_sub_ps(_mm256_setzero_ps(), v));
@@ -61,9 +59,7 @@ void sleef_quick_gelu(const float *x, const float *, size_t, float *y, size_t n)
   map8(x, y, n,
        [](__m256 v) { return _mm256_mul_ps(v, sigmoid8(_mm256_mul_ps(set1(1.702f), v))); });
 }
-void sleef_gelu(const float *x, const float *, size_t, float *y, size_t n) {
-  map8(x, y, n, gelu8);
-}
+void sleef_gelu(const float *x, const float *, size_t, float *y, size_t n) { map8(x, y, n, gelu8); }
 void sleef_gelu_tanh(const float *x, const float *, size_t, float *y, size_t n) {
   map8(x, y, n, gelu_tanh8);
 }

@@ -45,9 +45,7 @@ void copy_kernel(const float *x, const float *, size_t, float *y, size_t n) {
   std::memcpy(y, x, n * sizeof(float));
 }
 
-bool simd_baselines_runnable() {
-  return actk_isa_supported(ACTK_ISA_AVX2) != 0;
-}
+bool simd_baselines_runnable() { return actk_isa_supported(ACTK_ISA_AVX2) != 0; }
 
 float *alloc_floats(size_t n) {
   size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
@@ -58,9 +56,7 @@ float *alloc_floats(size_t n) {
   return static_cast<float *>(p);
 }
 
-void free_floats(float *p) {
-  std::free(p);
-}
+void free_floats(float *p) { std::free(p); }
 
 namespace {
 
@@ -72,9 +68,7 @@ uint64_t splitmix64(uint64_t &s) {
 }
 
 // Uniform in (0, 1]: 53 random bits, never 0 (log below).
-double uniform01(uint64_t &s) {
-  return (double)((splitmix64(s) >> 11) + 1) * 0x1p-53;
-}
+double uniform01(uint64_t &s) { return (double)((splitmix64(s) >> 11) + 1) * 0x1p-53; }
 
 void fill_normal(float *x, size_t n, uint64_t seed, double sigma, double clip) {
   uint64_t s = seed;
@@ -89,12 +83,8 @@ void fill_normal(float *x, size_t n, uint64_t seed, double sigma, double clip) {
 
 } // namespace
 
-void fill_activations(float *x, size_t n, uint64_t seed) {
-  fill_normal(x, n, seed, 3.0, 12.0);
-}
-void fill_bias(float *b, size_t n, uint64_t seed) {
-  fill_normal(b, n, seed, 1.0, 4.0);
-}
+void fill_activations(float *x, size_t n, uint64_t seed) { fill_normal(x, n, seed, 3.0, 12.0); }
+void fill_bias(float *b, size_t n, uint64_t seed) { fill_normal(b, n, seed, 1.0, 4.0); }
 
 const char *input_description() {
   return "x ~ N(0, 3) clipped to [-12, 12], Box-Muller over splitmix64, fixed seed";

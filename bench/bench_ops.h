@@ -47,9 +47,7 @@ extern const op_desc ops[OP_COUNT];
 // The bias ops are benchmarked with rows of this width (a typical hidden
 // size); a call shorter than one row uses width = n.
 constexpr size_t kBiasWidth = 4096;
-inline size_t bias_width_for(size_t n) {
-  return n < kBiasWidth ? n : kBiasWidth;
-}
+inline size_t bias_width_for(size_t n) { return n < kBiasWidth ? n : kBiasWidth; }
 
 // The op through actk's public API on the calling thread (pool = NULL), on
 // whatever arm is active.

@@ -55,15 +55,9 @@ static uint8_t rd8(reader *r) {
   r->n--;
   return *r->p++;
 }
-static uint16_t rd16(reader *r) {
-  return (uint16_t)(rd8(r) | (unsigned)rd8(r) << 8);
-}
-static uint32_t rd32(reader *r) {
-  return rd16(r) | (uint32_t)rd16(r) << 16;
-}
-static uint64_t rd64(reader *r) {
-  return rd32(r) | (uint64_t)rd32(r) << 32;
-}
+static uint16_t rd16(reader *r) { return (uint16_t)(rd8(r) | (unsigned)rd8(r) << 8); }
+static uint32_t rd32(reader *r) { return rd16(r) | (uint32_t)rd16(r) << 16; }
+static uint64_t rd64(reader *r) { return rd32(r) | (uint64_t)rd32(r) << 32; }
 
 static uint64_t g_rng;
 static uint32_t rng32(void) {
@@ -177,9 +171,7 @@ typedef struct {
   unsigned char *shadow; /* a copy of every arena before the call */
 } arenas;
 
-static size_t round_page(size_t b) {
-  return (b + g_page - 1) / g_page * g_page;
-}
+static size_t round_page(size_t b) { return (b + g_page - 1) / g_page * g_page; }
 
 static void arenas_map(arenas *A, const size_t bytes[N_ARENAS]) {
   size_t total = g_page;
@@ -343,9 +335,7 @@ static unsigned expect_unary(const call *c) {
   return e;
 }
 
-static int mul(size_t a, size_t b, size_t *r) {
-  return __builtin_mul_overflow(a, b, r);
-}
+static int mul(size_t a, size_t b, size_t *r) { return __builtin_mul_overflow(a, b, r); }
 
 /* elements of y, or 0 */
 static unsigned expect_rope(const call *c, size_t *elements_out) {

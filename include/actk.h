@@ -30,12 +30,12 @@ extern "C" {
 /* Values are part of the ABI: never renumbered, only appended. */
 typedef enum actk_status {
   ACTK_OK = 0,
-  ACTK_ERR_NULL_POINTER = 1,    /* a required pointer is NULL (and the call would touch it) */
-  ACTK_ERR_OVERLAP = 2,         /* output overlaps an input other than exactly (y == x) */
-  ACTK_ERR_TOO_LARGE = 3,       /* n * sizeof(float) does not fit in size_t */
-  ACTK_ERR_ZERO_WIDTH = 4,      /* bias width is 0 */
-  ACTK_ERR_WIDTH_MISMATCH = 5,  /* n is not a multiple of the bias width */
-  ACTK_ERR_UNSUPPORTED_ISA = 6, /* the CPU or OS cannot run the requested instruction set */
+  ACTK_ERR_NULL_POINTER = 1,     /* a required pointer is NULL (and the call would touch it) */
+  ACTK_ERR_OVERLAP = 2,          /* output overlaps an input other than exactly (y == x) */
+  ACTK_ERR_TOO_LARGE = 3,        /* n * sizeof(float) does not fit in size_t */
+  ACTK_ERR_ZERO_WIDTH = 4,       /* bias width is 0 */
+  ACTK_ERR_WIDTH_MISMATCH = 5,   /* n is not a multiple of the bias width */
+  ACTK_ERR_UNSUPPORTED_ISA = 6,  /* the CPU or OS cannot run the requested instruction set */
   ACTK_ERR_INVALID_ARGUMENT = 7, /* an enum or option value out of its range */
   ACTK_ERR_OUT_OF_MEMORY = 8,    /* creating a pool could not allocate */
   ACTK_ERR_NO_THREADS = 9,       /* a pool could not start the threads it needs */
@@ -192,8 +192,8 @@ typedef struct actk_rope_desc {
 /* Sizes 0, split-half, BSHD, start 0, struct_size this program's (inline,
  * as actk_pool_config_init). */
 static inline void actk_rope_desc_init(actk_rope_desc *desc) {
-  actk_rope_desc d = {sizeof(actk_rope_desc), 0, 0, 0, 0, 0, ACTK_ROPE_BSHD, ACTK_ROPE_SPLIT_HALF,
-                      0, 0};
+  actk_rope_desc d = {sizeof(actk_rope_desc), 0, 0, 0, 0, 0, ACTK_ROPE_BSHD,
+                      ACTK_ROPE_SPLIT_HALF,   0, 0};
   if (desc) *desc = d;
 }
 

@@ -45,7 +45,7 @@ const char *actk_status_string(actk_status status) {
 }
 
 #define ACTK_UNARY_API(op, cost)                                                                   \
-  actk_status actk_##op##_f32(actk_pool *pool, const float *x, float *y, size_t n) {              \
+  actk_status actk_##op##_f32(actk_pool *pool, const float *x, float *y, size_t n) {               \
     actk_status s = actk_check_unary(x, y, n);                                                     \
     if (s != ACTK_OK || n == 0) return s;                                                          \
     actk_run_unary(pool, cost, actk_dispatch_active()->op, x, y, n);                               \
@@ -74,7 +74,7 @@ actk_status actk_quick_gelu_f32(actk_pool *pool, const float *x, float *y, size_
 }
 
 #define ACTK_BIAS_API(op)                                                                          \
-  actk_status actk_##op##_f32(actk_pool *pool, const float *x, const float *bias, size_t width,   \
+  actk_status actk_##op##_f32(actk_pool *pool, const float *x, const float *bias, size_t width,    \
                               float *y, size_t n) {                                                \
     actk_status s = actk_check_bias(x, bias, width, y, n);                                         \
     if (s != ACTK_OK || n == 0) return s;                                                          \

@@ -4,11 +4,11 @@
 
 typedef struct actk_cpu {
   int is_x86;
-  int has_avx2, has_fma;              /* CPUID feature bits */
+  int has_avx2, has_fma; /* CPUID feature bits */
   int has_avx512f, has_avx512dq;
-  int os_saves_ymm, os_saves_zmm;     /* OSXSAVE and XCR0 */
-  int physical_cores;                 /* 0 if unknown */
-  int logical_cpus;                   /* 0 if unknown */
+  int os_saves_ymm, os_saves_zmm; /* OSXSAVE and XCR0 */
+  int physical_cores;             /* 0 if unknown */
+  int logical_cpus;               /* 0 if unknown */
   char vendor[16];
   char brand[64];
   const char *source; /* "libcpuid" or "cpuid" */

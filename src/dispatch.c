@@ -12,8 +12,7 @@
 /* Best first. */
 static const actk_arm *const g_arms[] = {
 #if defined(ACTK_HAVE_X86_ARMS)
-    &actk_arm_avx512,
-    &actk_arm_avx2,
+    &actk_arm_avx512, &actk_arm_avx2,
 #endif
     &actk_arm_scalar, /* last: the fallback */
 };
@@ -21,7 +20,7 @@ static const actk_arm *const g_arms[] = {
 
 static _Atomic(const actk_arm *) g_active;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
-static char g_auto_reason[192];      /* written once, under g_once */
+static char g_auto_reason[192];        /* written once, under g_once */
 static _Atomic(const char *) g_reason; /* g_auto_reason or a literal */
 
 /* Why an arm cannot run here, or NULL if it can. */
@@ -75,8 +74,8 @@ static void choose(void) {
       chosen = want;
       snprintf(g_auto_reason, sizeof g_auto_reason, "ACTK_ISA=%s", forced);
     } else {
-      snprintf(g_auto_reason, sizeof g_auto_reason, "ACTK_ISA=%.32s ignored (%s); auto: %s", forced, why,
-               best->name);
+      snprintf(g_auto_reason, sizeof g_auto_reason, "ACTK_ISA=%.32s ignored (%s); auto: %s", forced,
+               why, best->name);
     }
   } else if (best->isa == ACTK_ISA_SCALAR) {
 #if defined(ACTK_HAVE_X86_ARMS)
@@ -86,7 +85,8 @@ static void choose(void) {
     snprintf(g_auto_reason, sizeof g_auto_reason, "auto: scalar (no vector arm in this build)");
 #endif
   } else {
-    snprintf(g_auto_reason, sizeof g_auto_reason, "auto: %s (cpu has it, os saves its state)", best->name);
+    snprintf(g_auto_reason, sizeof g_auto_reason, "auto: %s (cpu has it, os saves its state)",
+             best->name);
   }
   atomic_store_explicit(&g_reason, g_auto_reason, memory_order_release);
   atomic_store_explicit(&g_active, chosen, memory_order_release);
@@ -126,7 +126,7 @@ actk_status actk_isa_force(actk_isa isa) {
   if (!arm) return ACTK_ERR_UNSUPPORTED_ISA;
   actk_dispatch_active(); /* let the first choice happen, then override it */
   static const char *const forced[] = {"actk_isa_force(scalar)", "actk_isa_force(avx2)",
-                                        "actk_isa_force(avx512)"};
+                                       "actk_isa_force(avx512)"};
   atomic_store_explicit(&g_reason, forced[isa], memory_order_release);
   atomic_store_explicit(&g_active, arm, memory_order_release);
   return ACTK_OK;

@@ -49,7 +49,8 @@ static void rope_rows(void *p, size_t begin_el, size_t end_el) {
     if (c->half) c->kernel(xr, yr, n, D, c->cos_cache + off, c->sin_cache + off, c->half, inter);
     if (yr != xr && D > 2 * c->half)
       for (size_t i = 0; i < n; i++)
-        memcpy(yr + i * D + 2 * c->half, xr + i * D + 2 * c->half, (D - 2 * c->half) * sizeof(float));
+        memcpy(yr + i * D + 2 * c->half, xr + i * D + 2 * c->half,
+               (D - 2 * c->half) * sizeof(float));
     r += n;
     if (d->layout == ACTK_ROPE_BSHD) {
       h += n;
@@ -78,15 +79,7 @@ actk_status actk_rope_f32(actk_pool *pool, const actk_rope_desc *desc, const flo
   if (st != ACTK_OK || shape.elements == 0) return st;
   if (shape.half && (st = actk_check_rope_positions(desc, position_ids)) != ACTK_OK) return st;
   const actk_arm *arm = actk_dispatch_active();
-  rope_ctx c = {arm->rope,
-                desc,
-                x,
-                cos_cache,
-                sin_cache,
-                position_ids,
-                y,
-                shape.head,
-                shape.half};
+  rope_ctx c = {arm->rope, desc, x, cos_cache, sin_cache, position_ids, y, shape.head, shape.half};
   actk_run_ranges(pool, ACTK_COST_CHEAP, shape.elements, shape.head, rope_rows, &c);
   return ACTK_OK;
 }

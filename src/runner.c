@@ -28,8 +28,8 @@ void actk_run_ranges(actk_pool *pool, actk_cost cost, size_t n, size_t granule, 
     return;
   }
   unsigned width = actk_pool_width(pool);
-  actk_plan plan = actk_plan_split(n, granule, width, cost,
-                                   width > 1 ? actk_pool_dispatch_cost_ns(pool) : 0);
+  actk_plan plan =
+      actk_plan_split(n, granule, width, cost, width > 1 ? actk_pool_dispatch_cost_ns(pool) : 0);
   if (plan.n_chunks <= 1) {
     fn(ctx, 0, n);
     return;
@@ -50,8 +50,8 @@ static void unary_range(void *p, size_t b, size_t e) {
   c->k(c->x + b, c->y + b, e - b);
 }
 
-void actk_run_unary(actk_pool *pool, actk_cost cost, actk_unary_kernel k, const float *x,
-                    float *y, size_t n) {
+void actk_run_unary(actk_pool *pool, actk_cost cost, actk_unary_kernel k, const float *x, float *y,
+                    size_t n) {
   unary_ctx c = {k, x, y};
   actk_run_ranges(pool, cost, n, ACTK_VECTOR_GRANULE, unary_range, &c);
 }
@@ -68,8 +68,8 @@ static void swish_range(void *p, size_t b, size_t e) {
   c->k(c->x + b, c->y + b, e - b, c->alpha);
 }
 
-void actk_run_swish(actk_pool *pool, actk_cost cost, actk_swish_kernel k, const float *x,
-                    float *y, size_t n, float alpha) {
+void actk_run_swish(actk_pool *pool, actk_cost cost, actk_swish_kernel k, const float *x, float *y,
+                    size_t n, float alpha) {
   swish_ctx c = {k, x, y, alpha};
   actk_run_ranges(pool, cost, n, ACTK_VECTOR_GRANULE, swish_range, &c);
 }

@@ -8,10 +8,10 @@
 #include "arm.h"
 #include "plan.h"
 
-void actk_run_unary(actk_pool *pool, actk_cost cost, actk_unary_kernel k, const float *x,
-                    float *y, size_t n);
-void actk_run_swish(actk_pool *pool, actk_cost cost, actk_swish_kernel k, const float *x,
-                    float *y, size_t n, float alpha);
+void actk_run_unary(actk_pool *pool, actk_cost cost, actk_unary_kernel k, const float *x, float *y,
+                    size_t n);
+void actk_run_swish(actk_pool *pool, actk_cost cost, actk_swish_kernel k, const float *x, float *y,
+                    size_t n, float alpha);
 void actk_run_bias(actk_pool *pool, actk_cost cost, actk_bias_kernel k, const float *x,
                    const float *bias, size_t width, float *y, size_t n);
 

@@ -4,18 +4,22 @@
 #include "topology.h"
 
 #include <sched.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #ifdef __linux__
 static int read_int(const char *fmt, int cpu) {
-  char path[128];
+  char path[128], buf[32];
   snprintf(path, sizeof path, fmt, cpu);
   FILE *f = fopen(path, "r");
   if (!f) return -1;
-  int v = -1;
-  if (fscanf(f, "%d", &v) != 1) v = -1;
-  fclose(f);
-  return v;
+  char *got = fgets(buf, sizeof buf, f);
+  (void)fclose(f); /* read-only: nothing to lose */
+  if (!got) return -1;
+  char *end;
+  long v = strtol(buf, &end, 10);
+  return (end == buf || v < 0 || v > INT_MAX) ? -1 : (int)v;
 }
 #endif
 

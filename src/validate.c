@@ -18,8 +18,7 @@ actk_status actk_check_unary(const float *x, const float *y, size_t n) {
   if (n == 0) return ACTK_OK;
   if (!x || !y) return ACTK_ERR_NULL_POINTER;
   if (!span_ok(x, n) || !span_ok(y, n)) return ACTK_ERR_TOO_LARGE;
-  if (x != y && ranges_overlap(x, n * sizeof(float), y, n * sizeof(float)))
-    return ACTK_ERR_OVERLAP;
+  if (x != y && ranges_overlap(x, n * sizeof(float), y, n * sizeof(float))) return ACTK_ERR_OVERLAP;
   return ACTK_OK;
 }
 
@@ -44,9 +43,9 @@ static size_t mul_ok(size_t a, size_t b, int *ok) {
   return a * b;
 }
 
-actk_status actk_check_rope(const actk_rope_desc *desc, const float *x,
-                            const int64_t *position_ids, const float *cos_cache,
-                            const float *sin_cache, const float *y, actk_rope_shape *shape) {
+actk_status actk_check_rope(const actk_rope_desc *desc, const float *x, const int64_t *position_ids,
+                            const float *cos_cache, const float *sin_cache, const float *y,
+                            actk_rope_shape *shape) {
   if (!desc) return ACTK_ERR_NULL_POINTER;
   if ((unsigned)desc->layout > ACTK_ROPE_BHSD || (unsigned)desc->style > ACTK_ROPE_INTERLEAVED)
     return ACTK_ERR_INVALID_ARGUMENT;

@@ -25,9 +25,9 @@ typedef struct actk_rope_shape {
   size_t elements; /* rows * head */
 } actk_rope_shape;
 
-actk_status actk_check_rope(const actk_rope_desc *desc, const float *x,
-                            const int64_t *position_ids, const float *cos_cache,
-                            const float *sin_cache, const float *y, actk_rope_shape *shape);
+actk_status actk_check_rope(const actk_rope_desc *desc, const float *x, const int64_t *position_ids,
+                            const float *cos_cache, const float *sin_cache, const float *y,
+                            actk_rope_shape *shape);
 actk_status actk_check_rope_positions(const actk_rope_desc *desc, const int64_t *position_ids);
 
 #endif

@@ -134,9 +134,7 @@ static inline uint64_t rng_next(uint64_t *s) {
   return z ^ (z >> 31);
 }
 
-static inline uint32_t rng_u32(uint64_t *s) {
-  return (uint32_t)(rng_next(s) >> 32);
-}
+static inline uint32_t rng_u32(uint64_t *s) { return (uint32_t)(rng_next(s) >> 32); }
 
 /* uniform in [lo, hi) */
 static inline float rng_uniform(uint64_t *s, float lo, float hi) {

@@ -156,12 +156,8 @@ static void shapes(test_case *tc, int misaligned_bias) {
   free(bb);
 }
 
-static void test_shapes(void **state) {
-  shapes(*state, 0);
-}
-static void test_misaligned_bias(void **state) {
-  shapes(*state, 1);
-}
+static void test_shapes(void **state) { shapes(*state, 0); }
+static void test_misaligned_bias(void **state) { shapes(*state, 1); }
 
 /* ---- every arm vs the scalar arm on a dense sample ---- */
 
@@ -263,12 +259,8 @@ static void arms_compare(void **state, int nan_bits) {
   }
 }
 
-static void test_arms_agree(void **state) {
-  arms_compare(state, 0);
-}
-static void test_arms_agree_nan_bits(void **state) {
-  arms_compare(state, 1);
-}
+static void test_arms_agree(void **state) { arms_compare(state, 0); }
+static void test_arms_agree_nan_bits(void **state) { arms_compare(state, 1); }
 
 /* One test per (op, arm other than scalar), named "op/arm=scalar" + suffix. */
 static int run_arms_group(const char *group, const char *suffix, CMUnitTestFunction fn) {

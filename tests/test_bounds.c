@@ -39,9 +39,7 @@ static void guarded_map(guarded *g) {
   assert_int_equal(mprotect(g->hi, g->page, PROT_NONE), 0);
 }
 
-static void guarded_unmap(guarded *g) {
-  munmap(g->base, 3 * g->page);
-}
+static void guarded_unmap(guarded *g) { munmap(g->base, 3 * g->page); }
 
 /* n floats ending at the guard page (at_end) or starting right after one */
 static float *guarded_place(const guarded *g, int at_end, size_t n) {

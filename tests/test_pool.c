@@ -64,9 +64,7 @@
 #define GUARD 32             /* floats after n that must stay untouched */
 #define SENTINEL 0x7fbadbadu /* a NaN no op returns for these inputs */
 
-static unsigned long parallel_calls(void) {
-  return atomic_load(&actk_runner_parallel_calls);
-}
+static unsigned long parallel_calls(void) { return atomic_load(&actk_runner_parallel_calls); }
 
 /* ---- host adapters (the engine's parallel-for) ---- */
 
@@ -293,9 +291,7 @@ static void make_ops(void) {
   g_n_ops = k;
 }
 
-static size_t granule_of(const pop *op) {
-  return op->k == K_BIAS ? op->width : VECTOR_GRANULE;
-}
+static size_t granule_of(const pop *op) { return op->k == K_BIAS ? op->width : VECTOR_GRANULE; }
 
 static actk_status run_elementwise(const pop *op, actk_pool *pool, const float *x, float *y,
                                    size_t n) {

@@ -472,9 +472,7 @@ static const unsigned host_widths[] = {2, 3, 5, 8, 13, 64};
 #define PART_PAD 64
 
 /* A NaN canary that differs per index: a shifted copy would show. */
-static uint32_t canary_at(size_t i) {
-  return 0x7fa50000u | (uint32_t)(i & 0xffffu);
-}
+static uint32_t canary_at(size_t i) { return 0x7fa50000u | (uint32_t)(i & 0xffffu); }
 
 /* Runs d on pool into buf[PART_PAD, PART_PAD + n) (canaries all around),
  * out of place, then in place; both must equal want, bit for bit, with every
@@ -641,9 +639,7 @@ static void guarded_map(guarded *g, size_t bytes) {
   assert_int_equal(mprotect(g->hi, g->page, PROT_NONE), 0);
 }
 
-static void guarded_unmap(guarded *g) {
-  munmap(g->base, (g->pages + 2) * g->page);
-}
+static void guarded_unmap(guarded *g) { munmap(g->base, (g->pages + 2) * g->page); }
 
 /* bytes ending at the upper guard (at_end) or starting right after the lower one */
 static void *guarded_place(const guarded *g, int at_end, size_t bytes) {

@@ -48,9 +48,7 @@ typedef struct {
 /* The plain libm loops a user would otherwise write. */
 #define SQRT1_2F 0.70710678118654752440f
 #define SQRT2_PIF 0.79788456080286535588f
-static float gelu1(float x) {
-  return 0.5f * x * (1.0f + erff(x * SQRT1_2F));
-}
+static float gelu1(float x) { return 0.5f * x * (1.0f + erff(x * SQRT1_2F)); }
 static float gelu_tanh1(float x) {
   return 0.5f * x * (1.0f + tanhf(SQRT2_PIF * (x + 0.044715f * x * x * x)));
 }
@@ -137,9 +135,7 @@ static uint64_t splitmix64(uint64_t *s) {
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
-static double uniform01(uint64_t *s) {
-  return (double)((splitmix64(s) >> 11) + 1) * 0x1p-53;
-}
+static double uniform01(uint64_t *s) { return (double)((splitmix64(s) >> 11) + 1) * 0x1p-53; }
 
 /* N(0, sigma) clipped to [-clip, clip]: Box-Muller over a fixed-seed
  * splitmix64, the same input as bench/. */

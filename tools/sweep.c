@@ -34,7 +34,7 @@ typedef struct {
   const actk_arm *arm, *vs;
   uint64_t stride, count; /* patterns first + i*stride for i < count */
   uint32_t first;
-  uint64_t next;          /* next block, shared */
+  uint64_t next; /* next block, shared */
   pthread_mutex_t lock;
 } job;
 
@@ -50,13 +50,20 @@ typedef struct {
 
 static void run_op(const job *j, const actk_arm *arm, const float *x, float *y, size_t n) {
   const char *name = j->op->name;
-  if (!strcmp(name, "erf")) arm->erf(x, y, n);
-  else if (!strcmp(name, "tanh")) arm->tanh(x, y, n);
-  else if (!strcmp(name, "sigmoid")) arm->sigmoid(x, y, n);
-  else if (!strcmp(name, "silu")) arm->swish(x, y, n, 1.0f);
-  else if (!strcmp(name, "quick_gelu")) arm->swish(x, y, n, 1.702f);
-  else if (!strcmp(name, "gelu")) arm->gelu(x, y, n);
-  else if (!strcmp(name, "gelu_tanh")) arm->gelu_tanh(x, y, n);
+  if (!strcmp(name, "erf"))
+    arm->erf(x, y, n);
+  else if (!strcmp(name, "tanh"))
+    arm->tanh(x, y, n);
+  else if (!strcmp(name, "sigmoid"))
+    arm->sigmoid(x, y, n);
+  else if (!strcmp(name, "silu"))
+    arm->swish(x, y, n, 1.0f);
+  else if (!strcmp(name, "quick_gelu"))
+    arm->swish(x, y, n, 1.702f);
+  else if (!strcmp(name, "gelu"))
+    arm->gelu(x, y, n);
+  else if (!strcmp(name, "gelu_tanh"))
+    arm->gelu_tanh(x, y, n);
 }
 
 static int bucket_of(double e) {
@@ -140,7 +147,8 @@ static int sweep_one(const actk_op_info *op, const actk_arm *arm, const actk_arm
   for (int i = 0; i < (started ? started : 1); i++) {
     if (started) pthread_join(th[i], NULL);
     for (int b = 0; b < NBUCKET; b++) all.hist[b] += tl[i].hist[b];
-    if (tl[i].max_err > all.max_err || (tl[i].max_err == all.max_err && tl[i].max_at < all.max_at)) {
+    if (tl[i].max_err > all.max_err ||
+        (tl[i].max_err == all.max_err && tl[i].max_at < all.max_at)) {
       all.max_err = tl[i].max_err;
       all.max_at = tl[i].max_at;
     }
@@ -193,8 +201,9 @@ static const actk_arm *arm_by_name(const char *s) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s OP|all [--isa NAME] [--stride S] [--threads N] [--bound B] "
-                    "[--vs-isa NAME]\n",
+    fprintf(stderr,
+            "usage: %s OP|all [--isa NAME] [--stride S] [--threads N] [--bound B] "
+            "[--vs-isa NAME]\n",
             argv[0]);
     return 2;
   }
@@ -213,13 +222,20 @@ int main(int argc, char **argv) {
       fprintf(stderr, "%s needs a value\n", a);
       return 2;
     }
-    if (!strcmp(a, "--isa")) arm = arm_by_name(v);
-    else if (!strcmp(a, "--vs-isa")) vs = arm_by_name(v);
-    else if (!strcmp(a, "--stride")) stride = strtoull(v, NULL, 0);
-    else if (!strcmp(a, "--threads")) threads = atoi(v);
-    else if (!strcmp(a, "--bound")) bound = atof(v);
-    else if (!strcmp(a, "--from")) from = strtof(v, NULL), ranged = 1;
-    else if (!strcmp(a, "--to")) to = strtof(v, NULL), ranged = 1;
+    if (!strcmp(a, "--isa"))
+      arm = arm_by_name(v);
+    else if (!strcmp(a, "--vs-isa"))
+      vs = arm_by_name(v);
+    else if (!strcmp(a, "--stride"))
+      stride = strtoull(v, NULL, 0);
+    else if (!strcmp(a, "--threads"))
+      threads = atoi(v);
+    else if (!strcmp(a, "--bound"))
+      bound = atof(v);
+    else if (!strcmp(a, "--from"))
+      from = strtof(v, NULL), ranged = 1;
+    else if (!strcmp(a, "--to"))
+      to = strtof(v, NULL), ranged = 1;
     else {
       fprintf(stderr, "unknown option %s\n", a);
       return 2;

@@ -15,11 +15,11 @@
 #include "sigmoid.h"
 #include "tanh.h"
 
-#define ACTK_UNARY_KERNEL(kname, fn)                                                              \
-  static void kname(const float *x, float *y, size_t n) {                                        \
+#define ACTK_UNARY_KERNEL(kname, fn)                                                               \
+  static void kname(const float *x, float *y, size_t n) {                                          \
     size_t i = 0;                                                                                  \
     for (; i + VLEN <= n; i += VLEN) vf_store(y + i, fn(vf_load(x + i)));                          \
-    if (VLEN > 1 && i < n) vf_store_first(y + i, n - i, fn(vf_load_first(x + i, n - i)));        \
+    if (VLEN > 1 && i < n) vf_store_first(y + i, n - i, fn(vf_load_first(x + i, n - i)));          \
   }
 
 /* x + bias, with x's NaN winning when both are NaN (which operand an add
@@ -30,7 +30,7 @@ ACTK_INLINE vf bias_gelu_tanh_v(vf x, vf b) { return gelu_tanh_v(bias_add(x, b))
 
 /* One row: y[j] = fn(x[j] + b[j]) for j < len. */
 #define ACTK_BIAS_ROW(rname, fn)                                                                   \
-  static void rname(const float *x, const float *b, float *y, size_t len) {                       \
+  static void rname(const float *x, const float *b, float *y, size_t len) {                        \
     size_t j = 0;                                                                                  \
     for (; j + VLEN <= len; j += VLEN) vf_store(y + j, fn(vf_load(x + j), vf_load(b + j)));        \
     if (VLEN > 1 && j < len)                                                                       \
@@ -42,7 +42,7 @@ ACTK_INLINE vf bias_gelu_tanh_v(vf x, vf b) { return gelu_tanh_v(bias_add(x, b))
  * ACTK_BIAS_MIN_ROW floats first (the same values, so the same results). */
 #define ACTK_BIAS_MIN_ROW 64
 #define ACTK_BIAS_KERNEL(kname, rname)                                                             \
-  static void kname(const float *x, const float *bias, size_t width, float *y, size_t n) {        \
+  static void kname(const float *x, const float *bias, size_t width, float *y, size_t n) {         \
     float rep[2 * ACTK_BIAS_MIN_ROW];                                                              \
     const float *b = bias;                                                                         \
     size_t w = width;                                                                              \

@@ -95,14 +95,13 @@ ACTK_INLINE logistic_e logistic_e_of(vf s, vf p) {
  * stays a normal float, and the rest of 2^n is returned in k. */
 ACTK_INLINE logistic_e logistic_e_general(vf zh, vf zsub, float zmin) {
   const vf sign = vf_splat(ACTK_SIGN_MASK);
-  exp_core c = exp_core_of(vf_max(vf_splat(zmin), vf_or(zh, sign)),
-                           vf_xor(zsub, vf_andnot(zh, sign)));
+  exp_core c =
+      exp_core_of(vf_max(vf_splat(zmin), vf_or(zh, sign)), vf_xor(zsub, vf_andnot(zh, sign)));
   vi n = exp_core_n(&c);
   vi n1 = vi_max(n, vi_splat(-100));
   logistic_e r = logistic_e_of(exp2i(n1), c.p);
   r.k = vf_bits(vf_select_sign(zh, vi_bits(vi_sub(n, n1)), vf_splat(0.0f)));
   return r;
 }
-
 
 #endif

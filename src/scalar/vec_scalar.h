@@ -52,9 +52,7 @@ static inline int vm_all(vm m) { return m != 0; }
 static inline vi vi_add(vi a, vi b) { return (vi)((uint32_t)a + (uint32_t)b); }
 static inline vi vi_sub(vi a, vi b) { return (vi)((uint32_t)a - (uint32_t)b); }
 /* CVTTPS2DQ: truncation, INT32_MIN for NaN and out of range (no UB cast) */
-static inline vi vf_to_vi_trunc(vf a) {
-  return (a >= -0x1p31f && a < 0x1p31f) ? (vi)a : INT32_MIN;
-}
+static inline vi vf_to_vi_trunc(vf a) { return (a >= -0x1p31f && a < 0x1p31f) ? (vi)a : INT32_MIN; }
 static inline vi vi_max(vi a, vi b) { return a > b ? a : b; }
 static inline vi vi_min(vi a, vi b) { return a < b ? a : b; }
 static inline vi vi_sll(vi a, int s) { return (vi)((uint32_t)a << s); }

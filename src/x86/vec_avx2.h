@@ -49,11 +49,14 @@ static inline vi vi_min(vi a, vi b) { return _mm256_min_epi32(a, b); }
 /* RoPE pairs: swap (2j, 2j+1), sign on even lanes, first k floats of p
  * (k <= 4) each duplicated into a pair of lanes. */
 static inline vf vf_swap_pairs(vf a) { return _mm256_permute_ps(a, 0xB1); }
-static inline vf vf_even_sign(void) { return _mm256_setr_ps(-0.f, 0.f, -0.f, 0.f, -0.f, 0.f, -0.f, 0.f); }
+static inline vf vf_even_sign(void) {
+  return _mm256_setr_ps(-0.f, 0.f, -0.f, 0.f, -0.f, 0.f, -0.f, 0.f);
+}
 static inline vf vf_load_dup_first(const float *p, size_t k) {
   static const int32_t ramp[8] = {-1, -1, -1, -1, 0, 0, 0, 0};
   __m128 h = _mm_maskload_ps(p, _mm_loadu_si128((const __m128i *)(ramp + 4 - k)));
-  return _mm256_permutevar8x32_ps(_mm256_castps128_ps256(h), _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3));
+  return _mm256_permutevar8x32_ps(_mm256_castps128_ps256(h),
+                                  _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3));
 }
 static inline vf vf_lookup8(const float t[8], vi k) {
   return _mm256_permutevar8x32_ps(_mm256_loadu_ps(t), k);

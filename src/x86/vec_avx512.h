@@ -58,7 +58,8 @@ static inline vf vf_even_sign(void) {
 }
 static inline vf vf_load_dup_first(const float *p, size_t k) {
   __m512 h = _mm512_maskz_loadu_ps((__mmask16)((1u << k) - 1u), p);
-  return _mm512_permutexvar_ps(_mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7), h);
+  return _mm512_permutexvar_ps(_mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7),
+                               h);
 }
 /* The 8 entries twice: permutexvar uses 4 index bits, so this is t[k & 7]. */
 static inline vf vf_lookup8(const float t[8], vi k) {
