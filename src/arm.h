@@ -14,10 +14,12 @@ typedef void (*actk_swish_kernel)(const float *x, float *y, size_t n, float alph
 typedef void (*actk_bias_kernel)(const float *x, const float *bias, size_t width, float *y,
                                  size_t n);
 
-/* RoPE rows of one token: row i at x + i * stride, rotary_dim = 2 half
- * channels rotated with the cache row (c, s); channels past them untouched. */
+/* RoPE rows: row i at x + i * stride, rotary_dim = 2 half channels rotated
+ * with cache row (c + i * cstride, s + i * cstride): cstride 0 for the heads
+ * of one token, half for consecutive positions. Channels past them untouched. */
 typedef void (*actk_rope_kernel)(const float *x, float *y, size_t rows, size_t stride,
-                                 const float *c, const float *s, size_t half, int interleaved);
+                                 const float *c, const float *s, size_t cstride, size_t half,
+                                 int interleaved);
 
 typedef struct actk_arm {
   actk_isa isa;

@@ -5,11 +5,14 @@
  *
  * Costs per element are for the AVX-512 arm on Zen 4 (bench/actk_pool_bench
  * reproduces them); a slower arm only makes splitting more worthwhile, so
- * planning with the fastest is the safe side. */
+ * planning with the fastest is the safe side. With a spinning pool (2 us) a
+ * 2-thread split starts at ~20K tanh or ~11K gelu elements; with a sleeping
+ * one (30 us) at ~300K / ~160K. */
 #include "plan.h"
 
-/* picoseconds per element, fastest arm, single thread */
-static const uint64_t ps_per_item[] = {100, 350, 650};
+/* picoseconds per element, fastest arm, single thread, in cache (measured by
+ * bench/actk_pool_bench: RoPE 77-80, tanh 406, gelu 741-746) */
+static const uint64_t ps_per_item[] = {80, 400, 750};
 /* the dispatch the thresholds assume when nothing better is known: a
  * spinning pool (the cheapest case) */
 #define ACTK_MIN_DISPATCH_NS 2000u

@@ -43,13 +43,18 @@ static inline void cpu_pause(void) { __asm__ volatile("yield"); }
 static inline void cpu_pause(void) {}
 #endif
 
-/* Dispatch costs the runner plans with (ns), measured by bench/actk_pool_bench
- * on a 2-core Zen 4: a spinning worker picks a job up in about a microsecond,
- * a parked one needs a futex wake and a reschedule, tens of microseconds. The
- * engine's own pool is assumed warm-ish: it spins too (ONNX Runtime does). */
+/* Dispatch costs the runner plans with (ns), from bench/actk_pool_bench on a
+ * 2-core Zen 4 (pinned): a spinning worker joins a job in 0.15-0.5 us and a
+ * real split costs 0.3-1 us over a perfect one; a parked worker needs a futex
+ * wake and a reschedule, and a split then costs 25-27 us over a perfect one.
+ * The engine's own pool is assumed warm-ish: it spins too (ONNX Runtime's does). */
 #define ACTK_DISPATCH_HOT_NS 2000u
-#define ACTK_DISPATCH_COLD_NS 50000u
+#define ACTK_DISPATCH_COLD_NS 30000u
 #define ACTK_DISPATCH_HOST_NS 10000u
+/* While the caller waits for workers: pause this long, then yield (a worker
+ * the scheduler put on the caller's CPU cannot run while the caller spins),
+ * then sleep once spin_us is over. */
+#define ACTK_CALLER_SPIN_NS 2000u
 
 #define ACTK_MAX_THREADS 1024
 
@@ -92,6 +97,7 @@ struct actk_pool {
   atomic_int sleepers;
   atomic_int spinning;
   atomic_int shutdown;
+  _Atomic uint64_t last_call_ns; /* end of the last call that considered this pool */
 };
 
 /* ---- process-wide state ---- */
@@ -279,11 +285,21 @@ unsigned actk_pool_width(actk_pool *pool) {
   return pool->width;
 }
 
+/* Hot when every worker spins now, or when a call came within the spin
+ * window: in a stream of calls the first split wakes the workers (once) and
+ * the rest find them spinning. Judging by the spinning count alone locked a
+ * stream of mid-size calls into serial forever: serial calls never wake
+ * anyone, so the workers were never seen spinning. */
 uint64_t actk_pool_dispatch_cost_ns(actk_pool *pool) {
   if (pool->host) return ACTK_DISPATCH_HOST_NS;
-  return atomic_load_explicit(&pool->spinning, memory_order_relaxed) >= (int)pool->n_workers
-             ? ACTK_DISPATCH_HOT_NS
-             : ACTK_DISPATCH_COLD_NS;
+  if (atomic_load_explicit(&pool->spinning, memory_order_relaxed) >= (int)pool->n_workers)
+    return ACTK_DISPATCH_HOT_NS;
+  uint64_t last = atomic_load_explicit(&pool->last_call_ns, memory_order_relaxed);
+  return last && now_ns() - last < pool->spin_ns ? ACTK_DISPATCH_HOT_NS : ACTK_DISPATCH_COLD_NS;
+}
+
+void actk_pool_note_call(actk_pool *pool) {
+  if (!pool->host) atomic_store_explicit(&pool->last_call_ns, now_ns(), memory_order_relaxed);
 }
 
 typedef struct host_job {
@@ -344,10 +360,16 @@ void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n) {
   run_tasks(&job);
   unlink_job(pool, &job);
 
-  /* Tasks workers still run: spin a while, then sleep on job.finished. */
-  uint64_t deadline = now_ns() + pool->spin_ns;
-  while (atomic_load_explicit(&job.done, memory_order_acquire) < n && now_ns() < deadline)
-    cpu_pause();
+  /* Tasks workers still run: pause, then yield, until spin_us is over; then
+   * sleep on job.finished. */
+  uint64_t t0 = now_ns(), t = t0;
+  while (atomic_load_explicit(&job.done, memory_order_acquire) < n && t - t0 < pool->spin_ns) {
+    if (t - t0 < ACTK_CALLER_SPIN_NS)
+      cpu_pause();
+    else
+      sched_yield();
+    t = now_ns();
+  }
   if (atomic_load_explicit(&job.done, memory_order_acquire) < n) {
     atomic_store(&job.caller_sleeping, 1);
     while (atomic_load(&job.finished) == 0) futex_wait(&job.finished, 0);
@@ -380,6 +402,7 @@ static actk_pool *pool_alloc(void) {
   atomic_init(&pool->sleepers, 0);
   atomic_init(&pool->spinning, 0);
   atomic_init(&pool->shutdown, 0);
+  atomic_init(&pool->last_call_ns, 0);
   pthread_mutex_init(&pool->lock, NULL);
   return pool;
 }

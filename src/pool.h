@@ -20,6 +20,10 @@ unsigned actk_pool_width(actk_pool *pool);
  * and a reschedule). The runner weighs it against the work. */
 uint64_t actk_pool_dispatch_cost_ns(actk_pool *pool);
 
+/* The runner tells the pool a call considered it (split or not), so that the
+ * next call within the spin window plans with the hot cost. */
+void actk_pool_note_call(actk_pool *pool);
+
 /* Run task(ctx, i) for every i in [0, n) and return when all have finished.
  * The caller claims tasks too, so the job completes even if no worker wakes.
  * Tasks run with the caller's MXCSR (FTZ/DAZ). */

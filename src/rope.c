@@ -19,8 +19,9 @@ typedef struct {
 } rope_ctx;
 
 /* Rows [begin, end) (as element offsets, whole rows). In BSHD the heads of
- * a token are adjacent and share a position: they go to the kernel together.
- * Counters step per row instead of dividing per row. */
+ * a token are adjacent and share a position; in BHSD with implicit positions
+ * a head's tokens are adjacent with consecutive positions: either way a run
+ * of rows goes to the kernel at once. Counters step per run, no division. */
 static void rope_rows(void *p, size_t begin_el, size_t end_el) {
   const rope_ctx *c = p;
   const actk_rope_desc *d = c->d;
@@ -39,14 +40,25 @@ static void rope_rows(void *p, size_t begin_el, size_t end_el) {
     b = r / (S * H);
   }
   while (r < r_end) {
-    /* rows sharing this position: the rest of the token's heads in BSHD */
-    size_t n = d->layout == ACTK_ROPE_BSHD ? H - h : 1;
+    /* rows the kernel can take at once: the rest of the token's heads in
+     * BSHD (one position); in BHSD without position ids, the rest of this
+     * head's tokens (consecutive positions) */
+    size_t n, cstride = 0;
+    if (d->layout == ACTK_ROPE_BSHD) {
+      n = H - h;
+    } else if (!c->ids) {
+      n = S - s;
+      cstride = c->half;
+    } else {
+      n = 1;
+    }
     if (n > r_end - r) n = r_end - r;
     int64_t pos = c->ids ? c->ids[b * S + s] : d->position_start + (int64_t)s;
     size_t off = (size_t)pos * c->half;
     const float *xr = c->x + r * D;
     float *yr = c->y + r * D;
-    if (c->half) c->kernel(xr, yr, n, D, c->cos_cache + off, c->sin_cache + off, c->half, inter);
+    if (c->half)
+      c->kernel(xr, yr, n, D, c->cos_cache + off, c->sin_cache + off, cstride, c->half, inter);
     if (yr != xr && D > 2 * c->half)
       for (size_t i = 0; i < n; i++)
         memcpy(yr + i * D + 2 * c->half, xr + i * D + 2 * c->half,
@@ -58,9 +70,12 @@ static void rope_rows(void *p, size_t begin_el, size_t end_el) {
         h = 0;
         if (++s == S) s = 0, b++;
       }
-    } else if (++s == S) {
-      s = 0;
-      if (++h == H) h = 0, b++;
+    } else {
+      s += n;
+      if (s == S) {
+        s = 0;
+        if (++h == H) h = 0, b++;
+      }
     }
   }
 }

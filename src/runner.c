@@ -28,15 +28,19 @@ void actk_run_ranges(actk_pool *pool, actk_cost cost, size_t n, size_t granule, 
     return;
   }
   unsigned width = actk_pool_width(pool);
-  actk_plan plan =
-      actk_plan_split(n, granule, width, cost, width > 1 ? actk_pool_dispatch_cost_ns(pool) : 0);
-  if (plan.n_chunks <= 1) {
+  if (width <= 1) {
     fn(ctx, 0, n);
     return;
   }
-  atomic_fetch_add_explicit(&actk_runner_parallel_calls, 1, memory_order_relaxed);
-  range_job job = {fn, ctx, n, plan.chunk};
-  actk_pool_run(pool, range_task, &job, plan.n_chunks);
+  actk_plan plan = actk_plan_split(n, granule, width, cost, actk_pool_dispatch_cost_ns(pool));
+  if (plan.n_chunks <= 1) {
+    fn(ctx, 0, n);
+  } else {
+    atomic_fetch_add_explicit(&actk_runner_parallel_calls, 1, memory_order_relaxed);
+    range_job job = {fn, ctx, n, plan.chunk};
+    actk_pool_run(pool, range_task, &job, plan.n_chunks);
+  }
+  actk_pool_note_call(pool);
 }
 
 typedef struct {

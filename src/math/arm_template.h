@@ -98,7 +98,7 @@ ACTK_BIAS_KERNEL(bias_gelu_tanh_kernel, bias_gelu_tanh_row)
                         .swish = swish_kernel,                                                     \
                         .bias_gelu = bias_gelu_kernel,                                             \
                         .bias_gelu_tanh = bias_gelu_tanh_kernel,                                   \
-                        .rope = rope_token};
+                        .rope = rope_rows_kernel};
 /* NOLINTEND(bugprone-macro-parentheses) */
 
 #endif

@@ -79,30 +79,36 @@ static void rope_expand(const float *c, const float *s, float *c2, float *s2, si
 }
 #endif
 
-/* Rows of one token (one position): row i at x + i stride. The interleaved
- * style expands the cache row once per token, in blocks of 256 pairs. */
-static void rope_token(const float *x, float *y, size_t rows, size_t stride, const float *c,
-                       const float *s, size_t half, int interleaved) {
+/* Rows sharing one position (cstride 0) or at consecutive positions
+ * (cstride = half). The interleaved style expands a cache row once for all
+ * the rows that share it, in blocks of 256 pairs. */
+static void rope_rows_kernel(const float *x, float *y, size_t rows, size_t stride, const float *c,
+                             const float *s, size_t cstride, size_t half, int interleaved) {
   if (!interleaved) {
-    for (size_t i = 0; i < rows; i++) rope_split_row(x + i * stride, c, s, y + i * stride, half);
+    for (size_t i = 0; i < rows; i++)
+      rope_split_row(x + i * stride, c + i * cstride, s + i * cstride, y + i * stride, half);
     return;
   }
 #if VLEN > 1
   enum { BLOCK = 256 };
   float c2[2 * BLOCK], s2[2 * BLOCK];
-  for (size_t j0 = 0; j0 < half; j0 += BLOCK) {
-    size_t h = half - j0 < BLOCK ? half - j0 : BLOCK;
-    rope_expand(c + j0, s + j0, c2, s2, h);
-    for (size_t i = 0; i < rows; i++)
-      rope_interleaved_pairs(x + i * stride + 2 * j0, c2, s2, y + i * stride + 2 * j0, 2 * h);
+  size_t group = cstride ? 1 : rows; /* rows that share a cache row */
+  for (size_t r0 = 0; r0 < rows; r0 += group) {
+    const float *cr = c + r0 * cstride, *sr = s + r0 * cstride;
+    for (size_t j0 = 0; j0 < half; j0 += BLOCK) {
+      size_t h = half - j0 < BLOCK ? half - j0 : BLOCK;
+      rope_expand(cr + j0, sr + j0, c2, s2, h);
+      for (size_t i = r0; i < r0 + group; i++)
+        rope_interleaved_pairs(x + i * stride + 2 * j0, c2, s2, y + i * stride + 2 * j0, 2 * h);
+    }
   }
 #else
   for (size_t i = 0; i < rows; i++) {
-    const float *xr = x + i * stride;
+    const float *xr = x + i * stride, *cr = c + i * cstride, *sr = s + i * cstride;
     float *yr = y + i * stride;
     for (size_t j = 0; j < half; j++) {
       vf ya, yb;
-      rope_pair(vf_load(xr + 2 * j), vf_load(xr + 2 * j + 1), vf_load(c + j), vf_load(s + j), &ya,
+      rope_pair(vf_load(xr + 2 * j), vf_load(xr + 2 * j + 1), vf_load(cr + j), vf_load(sr + j), &ya,
                 &yb);
       vf_store(yr + 2 * j, ya);
       vf_store(yr + 2 * j + 1, yb);
