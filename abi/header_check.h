@@ -11,7 +11,7 @@
  *   - on LP64 targets, the size and field offsets of the structs that carry
  *     struct_size (they may grow at the end: update the size check then).
  * A failure here means an ABI break; if the change is intended, it needs a
- * major version bump (docs/embedding.md, "Stability"). */
+ * major version bump (README.md, "Stability"). */
 #ifndef ACTK_ABI_HEADER_CHECK_H
 #define ACTK_ABI_HEADER_CHECK_H
 

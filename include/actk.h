@@ -107,7 +107,8 @@ static inline void actk_pool_config_init(actk_pool_config *config) {
  * error (ACTK_ERR_NO_THREADS only if a pool of more than one thread was asked
  * for and none could start). config NULL: defaults. On error *pool is NULL. */
 ACTK_API actk_status actk_pool_create(const actk_pool_config *config, actk_pool **pool);
-/* Joins the workers and frees the pool. No call may be using it. NULL: no-op. */
+/* Joins the workers and frees the pool. No call may be using it. NULL and the
+ * default pool: no-op (the default pool lives until the library unloads). */
 ACTK_API void actk_pool_destroy(actk_pool *pool);
 /* The process-wide pool with default settings, created on first use (and
  * again in a child after fork). NULL if it could not be created. */

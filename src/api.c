@@ -1,6 +1,7 @@
 /* Public entry points: validate, pick the arm, hand the kernel to the runner. */
 #include "actk.h"
 #include "dispatch.h"
+#include "fpenv.h"
 #include "runner.h"
 #include "validate.h"
 
@@ -48,7 +49,9 @@ const char *actk_status_string(actk_status status) {
   actk_status actk_##op##_f32(actk_pool *pool, const float *x, float *y, size_t n) {               \
     actk_status s = actk_check_unary(x, y, n);                                                     \
     if (s != ACTK_OK || n == 0) return s;                                                          \
+    actk_fpenv env = actk_fpenv_enter();                                                           \
     actk_run_unary(pool, cost, actk_dispatch_active()->op, x, y, n);                               \
+    actk_fpenv_leave(env);                                                                         \
     return ACTK_OK;                                                                                \
   }
 
@@ -61,7 +64,9 @@ ACTK_UNARY_API(gelu_tanh, ACTK_COST_EXPENSIVE)
 actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, size_t n, float alpha) {
   actk_status s = actk_check_unary(x, y, n);
   if (s != ACTK_OK || n == 0) return s;
+  actk_fpenv env = actk_fpenv_enter();
   actk_run_swish(pool, ACTK_COST_MEDIUM, actk_dispatch_active()->swish, x, y, n, alpha);
+  actk_fpenv_leave(env);
   return ACTK_OK;
 }
 
@@ -78,7 +83,9 @@ actk_status actk_quick_gelu_f32(actk_pool *pool, const float *x, float *y, size_
                               float *y, size_t n) {                                                \
     actk_status s = actk_check_bias(x, bias, width, y, n);                                         \
     if (s != ACTK_OK || n == 0) return s;                                                          \
+    actk_fpenv env = actk_fpenv_enter();                                                           \
     actk_run_bias(pool, ACTK_COST_EXPENSIVE, actk_dispatch_active()->op, x, bias, width, y, n);    \
+    actk_fpenv_leave(env);                                                                         \
     return ACTK_OK;                                                                                \
   }
 

@@ -71,11 +71,16 @@ void actk_cpu_read_raw(actk_cpu *out) {
 static actk_cpu g_cpu;
 static pthread_once_t g_cpu_once = PTHREAD_ONCE_INIT;
 
+#ifdef ACTK_HAVE_LIBCPUID
+static void quiet(const char *msg) { (void)msg; }
+#endif
+
 static void cpu_init(void) {
   actk_cpu_read_raw(&g_cpu);
 #ifdef ACTK_HAVE_LIBCPUID
   struct cpu_raw_data_t raw;
   struct cpu_id_t id;
+  cpuid_set_warn_function(quiet); /* its default handler prints to stderr */
   if (cpuid_present() && cpuid_get_raw_data(&raw) == 0 && cpu_identify(&raw, &id) == 0) {
     g_cpu.source = "libcpuid";
     if (id.num_cores > 0) g_cpu.physical_cores = id.num_cores;

@@ -482,7 +482,8 @@ actk_status actk_pool_create_host(actk_parallel_for_fn parallel_for, void *host,
 }
 
 void actk_pool_destroy(actk_pool *pool) {
-  if (!pool) return;
+  /* the default pool lives until the library is unloaded (see below) */
+  if (!pool || pool == atomic_load(&g_default)) return;
   if (pool_is_stale(pool)) {
     /* inherited across fork: its threads are the parent's, its lock may be
      * held by a thread that no longer exists. Free only. */
@@ -495,6 +496,13 @@ void actk_pool_destroy(actk_pool *pool) {
   for (unsigned i = 0; i < pool->n_workers; i++) pthread_join(pool->threads[i], NULL);
   pthread_mutex_destroy(&pool->lock);
   pool_free(pool);
+}
+
+/* Unloading the library (dlclose, or process exit) joins the default pool's
+ * workers first: they must not run code that is about to be unmapped. */
+__attribute__((destructor)) static void default_pool_unload(void) {
+  actk_pool *pool = atomic_exchange(&g_default, NULL);
+  if (pool) actk_pool_destroy(pool);
 }
 
 actk_pool *actk_pool_default(void) {

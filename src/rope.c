@@ -5,6 +5,7 @@
 
 #include "actk.h"
 #include "dispatch.h"
+#include "fpenv.h"
 #include "runner.h"
 #include "validate.h"
 #include "versioned.h"
@@ -95,7 +96,9 @@ actk_status actk_rope_f32(actk_pool *pool, const actk_rope_desc *desc, const flo
   if (shape.half && (st = actk_check_rope_positions(desc, position_ids)) != ACTK_OK) return st;
   const actk_arm *arm = actk_dispatch_active();
   rope_ctx c = {arm->rope, desc, x, cos_cache, sin_cache, position_ids, y, shape.head, shape.half};
+  actk_fpenv env = actk_fpenv_enter();
   actk_run_ranges(pool, ACTK_COST_CHEAP, shape.elements, shape.head, rope_rows, &c);
+  actk_fpenv_leave(env);
   return ACTK_OK;
 }
 
@@ -112,6 +115,7 @@ actk_status actk_rope_cache_f32(float *cos_cache, float *sin_cache, size_t max_p
   if ((const char *)cos_cache < (const char *)(sin_cache + n) &&
       (const char *)sin_cache < (const char *)(cos_cache + n))
     return ACTK_ERR_OVERLAP;
+  actk_fpenv env = actk_fpenv_enter();
   for (size_t j = 0; j < half; j++) {
     double inv_freq = pow(theta, -(double)(2 * j) / (double)rotary_dim);
     for (size_t p = 0; p < max_position; p++) {
@@ -120,5 +124,6 @@ actk_status actk_rope_cache_f32(float *cos_cache, float *sin_cache, size_t max_p
       sin_cache[p * half + j] = (float)sin(angle);
     }
   }
+  actk_fpenv_leave(env);
   return ACTK_OK;
 }

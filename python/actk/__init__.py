@@ -680,7 +680,10 @@ def rope(
     desc.layout = lay
     desc.style = sty
     desc.max_position = cos.shape[0]
-    desc.position_start = int(start)
+    start = int(start)
+    if not -(2**63) <= start < 2**63:
+        raise ValueError("start must fit in int64, got %d" % start)
+    desc.position_start = start
     with _PoolUse(pool) as ph:
         st = _rope(
             ph,
