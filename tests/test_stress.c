@@ -47,7 +47,7 @@
 #define TEST_SANITIZED 0
 #endif
 
-#define MAXN ((size_t)3 << 18) /* 786432 floats: large enough for any op to go parallel */
+#define MAXN ((size_t)3 << 19) /* 1.5 Mi floats: large enough for any op to go parallel */
 #define BIAS_WIDTH 7
 #define POOL_THREADS 3 /* the op scenarios' pool */
 #define STORM_MAX_TASKS 8
