@@ -21,26 +21,8 @@ foreach(var NM LIB LIST)
   endif()
 endforeach()
 
-execute_process(COMMAND "${NM}" -D --defined-only "${LIB}" RESULT_VARIABLE rc
-                OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "abi_symbols: ${NM} -D --defined-only ${LIB} failed (${rc}): ${err}")
-endif()
-
-string(REPLACE "\n" ";" lines "${out}")
-set(exported "")
-foreach(line IN LISTS lines)
-  string(STRIP "${line}" line)
-  if(line STREQUAL "")
-    continue()
-  endif()
-  # "<address> <type> <name>[@[@]version]": the name is the last field
-  string(REGEX REPLACE "^.*[ \t]" "" name "${line}")
-  string(REGEX REPLACE "@.*$" "" name "${name}")
-  list(APPEND exported "${name}")
-endforeach()
-list(REMOVE_DUPLICATES exported)
-list(SORT exported COMPARE STRING)
+include(${CMAKE_CURRENT_LIST_DIR}/read_exports.cmake)
+actk_read_exports("${NM}" "${LIB}" exported)
 list(LENGTH exported n_exported)
 
 if(UPDATE)

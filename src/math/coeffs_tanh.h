@@ -4,6 +4,7 @@
 
 /* tanh(a) = a + a (a^2 P(a^2)) for |a| < 0.8: relative error 2^-28.0 */
 #define ACTK_TANH_SMALL 0.8f
-static const float actk_tanh_small[6] = {-0x1.55553ep-2f, 0x1.110b58p-3f, -0x1.b92b2ep-5f, 0x1.5d160cp-6f, -0x1.e5e522p-8f, 0x1.a0085ep-10f};
+static const float actk_tanh_small[6] = {-0x1.55553ep-2f, 0x1.110b58p-3f,  -0x1.b92b2ep-5f,
+                                         0x1.5d160cp-6f,  -0x1.e5e522p-8f, 0x1.a0085ep-10f};
 
 #endif

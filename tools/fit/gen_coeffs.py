@@ -167,6 +167,12 @@ def write(name, guard, body):
         f.write('#ifndef %s\n#define %s\n\n' % (guard, guard))
         f.write(body)
         f.write('\n#endif\n')
+    # the repo's .clang-format, if clang-format is here (the tables are long lines)
+    try:
+        import subprocess
+        subprocess.run(['clang-format', '-i', path], check=False)
+    except OSError:
+        pass
     print('wrote', os.path.relpath(path))
 
 
