@@ -38,9 +38,7 @@
  * is the share of timed calls that took the parallel branch, and a pool
  * column that never went parallel is flagged. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -51,7 +49,6 @@
 #include <unistd.h>
 #ifdef __linux__
 #include <dirent.h>
-#include <sys/prctl.h>
 #endif
 #ifdef _OPENMP
 #include <omp.h>
@@ -60,20 +57,8 @@
 #include "actk.h"
 #include "plan.h"
 #include "pool.h"
-#include "runner.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-static inline void cpu_relax(void) { _mm_pause(); }
-#else
-static inline void cpu_relax(void) {}
-#endif
-
-#define SLEEP_MIN_US 100u /* gaps from here on sleep; shorter ones busy-wait */
-#define BLOCK_CALLS 8     /* timed calls per interleaved block */
-#define WARM_NS 60000u    /* untimed calls before each block (at least one) */
-
-static int g_quick, g_csv, g_pin;
+#include "bench_util.h"
 
 /* The CPU the calling thread runs on now, -1 if unknown. */
 static int cur_cpu(void) {
@@ -144,33 +129,6 @@ static actk_pool *bench_pool(void) {
 
 /* ---- time ---- */
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_ns(uint64_t ns) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  uint64_t t = (uint64_t)ts.tv_nsec + ns;
-  ts.tv_sec += (time_t)(t / 1000000000u);
-  ts.tv_nsec = (long)(t % 1000000000u);
-  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
-  }
-}
-
-/* The idle gap before a call: busy below SLEEP_MIN_US, asleep from there. */
-static void gap_wait(unsigned us) {
-  if (us == 0) return;
-  if (us < SLEEP_MIN_US) {
-    uint64_t end = now_ns() + (uint64_t)us * 1000u;
-    while (now_ns() < end) cpu_relax();
-    return;
-  }
-  sleep_ns((uint64_t)us * 1000u);
-}
-
 static const char *gap_how(unsigned us) {
   return us == 0 ? "none" : us < SLEEP_MIN_US ? "busy" : "sleep";
 }
@@ -209,26 +167,7 @@ static double threads_cpu_ms(void) {
 #endif
 }
 
-static unsigned long par_calls(void) {
-  return atomic_load_explicit(&actk_runner_parallel_calls, memory_order_relaxed);
-}
-
 /* ---- statistics ---- */
-
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return (x > y) - (x < y);
-}
-
-/* Nearest-rank percentile (sorts v). */
-static double pct(uint64_t *v, size_t n, double p) {
-  if (n == 0) return 0;
-  qsort(v, n, sizeof *v, cmp_u64);
-  size_t k = (size_t)(p / 100.0 * (double)n + 0.999999);
-  if (k < 1) k = 1;
-  if (k > n) k = n;
-  return (double)v[k - 1];
-}
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -239,127 +178,6 @@ static double median_d(double *v, size_t n) {
   if (n == 0) return 0;
   qsort(v, n, sizeof *v, cmp_double);
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* ---- output: aligned tables, or CSV with the section name first ---- */
-
-typedef struct col {
-  const char *name;
-  int width;
-} col;
-
-/* printf into one of a ring of buffers, for building a row inline */
-static const char *F(const char *fmt, ...) {
-  static char ring[64][192];
-  static unsigned next;
-  char *b = ring[next++ % 64];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(b, sizeof ring[0], fmt, ap);
-  va_end(ap);
-  return b;
-}
-
-/* microseconds with a precision that suits the size */
-static const char *US(double ns) {
-  double us = ns / 1000.0;
-  return us < 10 ? F("%.3f", us) : us < 1000 ? F("%.1f", us) : F("%.0f", us);
-}
-
-static void note(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  if (g_csv) fputs("# ", stdout);
-  vprintf(fmt, ap);
-  va_end(ap);
-  fputc('\n', stdout);
-}
-
-static void t_head(const char *sec, const col *c, int nc) {
-  if (g_csv) {
-    printf("%s", sec);
-    for (int i = 0; i < nc; i++) printf(",%s", c[i].name);
-    printf("\n");
-    return;
-  }
-  int w = 0;
-  for (int i = 0; i < nc; i++) {
-    printf(i == 0 ? "%-*s" : " %*s", c[i].width, c[i].name);
-    w += c[i].width + (i > 0);
-  }
-  printf("\n");
-  for (int i = 0; i < w; i++) putchar('-');
-  printf("\n");
-}
-
-static void t_row(const char *sec, const col *c, int nc, const char *const *v) {
-  if (g_csv) {
-    printf("%s", sec);
-    for (int i = 0; i < nc; i++) printf(",%s", v[i]);
-  } else {
-    for (int i = 0; i < nc; i++) printf(i == 0 ? "%-*s" : " %*s", c[i].width, v[i]);
-  }
-  printf("\n");
-}
-
-static void die(const char *what, actk_status st) {
-  fprintf(stderr, "actk_pool_bench: %s: %s\n", what, actk_status_string(st));
-  exit(1);
-}
-
-/* ---- interleaved measurement of a few variants of one call ---- */
-
-typedef void (*call_fn)(void *ctx);
-
-typedef struct variant {
-  const char *name;
-  call_fn fn;
-  void *ctx;
-  uint64_t *s; /* per-call times */
-  size_t ns, cap;
-  unsigned long par; /* parallel-branch calls among the timed ones */
-  double med;
-} variant;
-
-/* Rounds of blocks, one block per variant in rotating order: settle, untimed
- * calls for WARM_NS (so a gap-0 block runs in steady state), then BLOCK_CALLS timed calls, each
- * after the gap. Runs at least min_reps rounds and stops when budget_ms is
- * spent (or max_reps). */
-static void measure(variant *v, int nv, unsigned gap_us, unsigned settle_us, double budget_ms,
-                    int min_reps, int max_reps) {
-  for (int j = 0; j < nv; j++) {
-    v[j].cap = (size_t)max_reps * BLOCK_CALLS;
-    v[j].s = malloc(v[j].cap * sizeof *v[j].s);
-    if (!v[j].s) die("malloc", ACTK_ERR_OUT_OF_MEMORY);
-    v[j].ns = 0;
-    v[j].par = 0;
-  }
-  uint64_t start = now_ns();
-  for (int rep = 0; rep < max_reps; rep++) {
-    if (rep >= min_reps && (double)(now_ns() - start) > budget_ms * 1e6) break;
-    for (int j = 0; j < nv; j++) {
-      variant *w = &v[(rep + j) % nv];
-      if (settle_us) sleep_ns((uint64_t)settle_us * 1000u);
-      /* untimed warm-up: calls for WARM_NS at least, so a woken worker has
-       * arrived and a gap-0 block measures the steady state */
-      uint64_t warm_end = now_ns() + WARM_NS;
-      do w->fn(w->ctx);
-      while (now_ns() < warm_end);
-      unsigned long p0 = par_calls();
-      for (int k = 0; k < BLOCK_CALLS; k++) {
-        gap_wait(gap_us);
-        uint64_t t0 = now_ns();
-        w->fn(w->ctx);
-        w->s[w->ns++] = now_ns() - t0;
-      }
-      w->par += par_calls() - p0;
-    }
-  }
-  for (int j = 0; j < nv; j++) {
-    v[j].med = pct(v[j].s, v[j].ns, 50);
-    free(v[j].s);
-    v[j].s = NULL;
-  }
 }
 
 static const char *par_pct(const variant *v) {
@@ -484,48 +302,11 @@ static void call_forced_rope(void *p) {
   actk_pool_run(c->split_pool, forced_rope_task, (void *)c, c->chunks);
 }
 
-/* The hot and cold dispatch costs src/pool.c plans with, read back through
- * actk_pool_dispatch_cost_ns: a pool whose workers have parked (cold), and
- * one whose workers are still spinning after a job (hot). */
-static uint64_t g_hot_ns = 2000, g_cold_ns = 50000;
-
-static void noop_probe(void *ctx, size_t i) {
-  (void)ctx;
-  (void)i;
-}
-
-static void probe_dispatch_costs(void) {
-  actk_pool_config cfg;
-  actk_pool_config_init(&cfg);
-  cfg.spin_us = 0;
-  actk_pool *cold = NULL, *hot = NULL;
-  if (actk_pool_create(&cfg, &cold) == ACTK_OK && actk_pool_width(cold) > 1) {
-    struct timespec ts = {0, 2000000};
-    nanosleep(&ts, NULL);
-    g_cold_ns = actk_pool_dispatch_cost_ns(cold);
-  }
-  cfg.spin_us = 200000;
-  if (actk_pool_create(&cfg, &hot) == ACTK_OK && actk_pool_width(hot) > 1) {
-    actk_pool_run(hot, noop_probe, NULL, actk_pool_width(hot));
-    struct timespec ts = {0, 1000000};
-    nanosleep(&ts, NULL);
-    g_hot_ns = actk_pool_dispatch_cost_ns(hot);
-  }
-  actk_pool_destroy(cold);
-  actk_pool_destroy(hot);
-}
-
 /* ---- shared buffers ---- */
 
 #define MAX_N ((size_t)4 << 20)
 
 static float *g_x, *g_y, *g_cos, *g_sin;
-
-static void *xalloc(size_t bytes) {
-  void *p = NULL;
-  if (posix_memalign(&p, 64, bytes) != 0) die("posix_memalign", ACTK_ERR_OUT_OF_MEMORY);
-  return p;
-}
 
 static void buffers_init(void) {
   g_x = xalloc(MAX_N * sizeof(float));
@@ -734,7 +515,7 @@ static void section_engine(void) {
         int nv = 2;
         unsigned settle = 1000;
 #endif
-        measure(v, nv, gaps[gi], settle, g_quick ? 150 : 900, 3, 400);
+        measure(v, nv, gaps[gi], settle, g_quick ? 150 : 900, 3, 400, median_rank_u64);
         actk_plan ph = actk_plan_split(n, 16, actk_pool_threads(pool), op->cost, g_hot_ns);
         actk_plan pc = actk_plan_split(n, 16, actk_pool_threads(pool), op->cost, g_cold_ns);
         const char *vals[] = {op->name,
@@ -780,14 +561,6 @@ static size_t planner_threshold(actk_cost cost, size_t granule, unsigned threads
       lo = mid;
   }
   return hi;
-}
-
-static const char *plan_str(size_t n, size_t granule, unsigned threads, actk_cost cost,
-                            uint64_t disp) {
-  if (n < actk_plan_min_parallel(cost)) return "skip";
-  actk_plan p = actk_plan_split(n, granule, threads, cost, disp);
-  if (p.n_chunks <= 1) return "serial";
-  return F("%ux%zu", p.threads, p.n_chunks);
 }
 
 static const char *kib(size_t n) {
@@ -865,7 +638,7 @@ static void section_sweep(sweep_result res[3]) {
                       fco0 = atomic_load(&g_forced_co);
         /* 1 ms between blocks: each block starts from a parked pool, so one
          * variant's spinning workers do not make the next one look hot */
-        measure(v, 3, gaps[gi], 1000, g_quick ? 40 : 300, 3, 2000);
+        measure(v, 3, gaps[gi], 1000, g_quick ? 40 : 300, 3, 2000, median_rank_u64);
         double fwk = 100.0 * (double)(atomic_load(&g_forced_wk) - fw0) /
                      (double)(atomic_load(&g_forced_calls) - fc0);
         unsigned long fw = atomic_load(&g_forced_wk) - fw0, fco = atomic_load(&g_forced_co) - fco0;
@@ -1090,13 +863,8 @@ static void usage(const char *argv0) {
 int main(int argc, char **argv) {
   const char *only = NULL;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--quick"))
-      g_quick = 1;
-    else if (!strcmp(argv[i], "--csv"))
-      g_csv = 1;
-    else if (!strcmp(argv[i], "--pin"))
-      g_pin = 1;
-    else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+    if (bench_flag(argv[i])) continue;
+    if (!strcmp(argv[i], "--only") && i + 1 < argc)
       only = argv[++i];
     else
       usage(argv[0]);
@@ -1104,17 +872,10 @@ int main(int argc, char **argv) {
   if (only && strcmp(only, "a") && strcmp(only, "b") && strcmp(only, "sweep") && strcmp(only, "c"))
     usage(argv[0]);
   tls_main = 1;
-#ifdef __linux__
-  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-#endif
-  setvbuf(stdout, NULL, _IOLBF, 0);
+  bench_init("actk_pool_bench");
   uint64_t t_start = now_ns();
-  double load[3] = {0, 0, 0};
-  FILE *la = fopen("/proc/loadavg", "r");
-  if (la) {
-    if (fscanf(la, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3) load[0] = -1;
-    fclose(la);
-  }
+  double load[3];
+  bench_loadavg(load);
   note("actk_pool_bench: actk %s, arm %s, %s", actk_version_string(),
        actk_isa_name(actk_isa_active()), g_quick ? "--quick" : "full run");
   note("cpu: %s", actk_cpu_summary());

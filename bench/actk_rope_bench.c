@@ -28,195 +28,21 @@
  * after a 1 ms sleep, untimed calls for 60 us (at least one: a woken worker
  * has arrived by then), then 8 timed calls; medians. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <sched.h>
-#include <stdarg.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 #include "actk.h"
 #include "plan.h"
-#include "pool.h"
-#include "runner.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-static inline void cpu_relax(void) { _mm_pause(); }
-#else
-static inline void cpu_relax(void) {}
-#endif
+#include "bench_util.h"
 
-#define SLEEP_MIN_US 100u
-#define BLOCK_CALLS 8  /* timed calls per block */
-#define WARM_NS 60000u /* untimed calls before each block (at least one) */
 #define H 32
 #define D 128
 #define MAXPOS 4096
-
-static int g_quick, g_csv, g_pin;
-
-/* ---- time ---- */
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void gap_wait(unsigned us) {
-  if (us == 0) return;
-  if (us < SLEEP_MIN_US) {
-    uint64_t end = now_ns() + (uint64_t)us * 1000u;
-    while (now_ns() < end) cpu_relax();
-    return;
-  }
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  uint64_t t = (uint64_t)ts.tv_nsec + (uint64_t)us * 1000u;
-  ts.tv_sec += (time_t)(t / 1000000000u);
-  ts.tv_nsec = (long)(t % 1000000000u);
-  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
-  }
-}
-
-static unsigned long par_calls(void) {
-  return atomic_load_explicit(&actk_runner_parallel_calls, memory_order_relaxed);
-}
-
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return (x > y) - (x < y);
-}
-
-static double median_u64(uint64_t *v, size_t n) {
-  if (n == 0) return 0;
-  qsort(v, n, sizeof *v, cmp_u64);
-  return n % 2 ? (double)v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + (double)v[n / 2]);
-}
-
-/* ---- output ---- */
-
-typedef struct col {
-  const char *name;
-  int width;
-} col;
-
-static const char *F(const char *fmt, ...) {
-  static char ring[64][192];
-  static unsigned next;
-  char *b = ring[next++ % 64];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(b, sizeof ring[0], fmt, ap);
-  va_end(ap);
-  return b;
-}
-
-static const char *US(double ns) {
-  double us = ns / 1000.0;
-  return us < 10 ? F("%.3f", us) : us < 1000 ? F("%.1f", us) : F("%.0f", us);
-}
-
-static void note(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  if (g_csv) fputs("# ", stdout);
-  vprintf(fmt, ap);
-  va_end(ap);
-  fputc('\n', stdout);
-}
-
-static void t_head(const char *sec, const col *c, int nc) {
-  if (g_csv) {
-    printf("%s", sec);
-    for (int i = 0; i < nc; i++) printf(",%s", c[i].name);
-    printf("\n");
-    return;
-  }
-  int w = 0;
-  for (int i = 0; i < nc; i++) {
-    printf(i == 0 ? "%-*s" : " %*s", c[i].width, c[i].name);
-    w += c[i].width + (i > 0);
-  }
-  printf("\n");
-  for (int i = 0; i < w; i++) putchar('-');
-  printf("\n");
-}
-
-static void t_row(const char *sec, const col *c, int nc, const char *const *v) {
-  if (g_csv) {
-    printf("%s", sec);
-    for (int i = 0; i < nc; i++) printf(",%s", v[i]);
-  } else {
-    for (int i = 0; i < nc; i++) printf(i == 0 ? "%-*s" : " %*s", c[i].width, v[i]);
-  }
-  printf("\n");
-}
-
-static void die(const char *what, actk_status st) {
-  fprintf(stderr, "actk_rope_bench: %s: %s\n", what, actk_status_string(st));
-  exit(1);
-}
-
-/* ---- interleaved measurement (as in actk_pool_bench) ---- */
-
-typedef void (*call_fn)(void *ctx);
-
-typedef struct variant {
-  call_fn fn;
-  void *ctx;
-  uint64_t *s;
-  size_t ns;
-  unsigned long par;
-  double med;
-} variant;
-
-static void measure(variant *v, int nv, unsigned gap_us, double budget_ms, int min_reps,
-                    int max_reps) {
-  for (int j = 0; j < nv; j++) {
-    v[j].s = malloc((size_t)max_reps * BLOCK_CALLS * sizeof *v[j].s);
-    if (!v[j].s) die("malloc", ACTK_ERR_OUT_OF_MEMORY);
-    v[j].ns = 0;
-    v[j].par = 0;
-  }
-  uint64_t start = now_ns();
-  for (int rep = 0; rep < max_reps; rep++) {
-    if (rep >= min_reps && (double)(now_ns() - start) > budget_ms * 1e6) break;
-    for (int j = 0; j < nv; j++) {
-      variant *w = &v[(rep + j) % nv];
-      /* each block starts from a parked pool: the pool's spinning workers
-       * from one block do not make the next one look hot */
-      struct timespec settle = {0, 1000000};
-      nanosleep(&settle, NULL);
-      /* untimed warm-up: calls for WARM_NS at least, so a woken worker has
-       * arrived and a gap-0 block measures the steady state */
-      uint64_t warm_end = now_ns() + WARM_NS;
-      do w->fn(w->ctx);
-      while (now_ns() < warm_end);
-      unsigned long p0 = par_calls();
-      for (int k = 0; k < BLOCK_CALLS; k++) {
-        gap_wait(gap_us);
-        uint64_t t0 = now_ns();
-        w->fn(w->ctx);
-        w->s[w->ns++] = now_ns() - t0;
-      }
-      w->par += par_calls() - p0;
-    }
-  }
-  for (int j = 0; j < nv; j++) {
-    v[j].med = median_u64(v[j].s, v[j].ns);
-    free(v[j].s);
-    v[j].s = NULL;
-  }
-}
 
 /* ---- calls ---- */
 
@@ -242,50 +68,6 @@ static void call_copy(void *p) {
   __asm__ volatile("" : : "r"(c->y) : "memory");
 }
 
-/* The hot and cold dispatch costs src/pool.c plans with, read back through
- * actk_pool_dispatch_cost_ns: a pool whose workers have parked (cold), and
- * one whose workers are still spinning after a job (hot). */
-static uint64_t g_hot_ns = 2000, g_cold_ns = 50000;
-
-static void noop_probe(void *ctx, size_t i) {
-  (void)ctx;
-  (void)i;
-}
-
-static void probe_dispatch_costs(void) {
-  actk_pool_config cfg;
-  actk_pool_config_init(&cfg);
-  cfg.spin_us = 0;
-  actk_pool *cold = NULL, *hot = NULL;
-  if (actk_pool_create(&cfg, &cold) == ACTK_OK && actk_pool_width(cold) > 1) {
-    struct timespec ts = {0, 2000000};
-    nanosleep(&ts, NULL);
-    g_cold_ns = actk_pool_dispatch_cost_ns(cold);
-  }
-  cfg.spin_us = 200000;
-  if (actk_pool_create(&cfg, &hot) == ACTK_OK && actk_pool_width(hot) > 1) {
-    actk_pool_run(hot, noop_probe, NULL, actk_pool_width(hot));
-    struct timespec ts = {0, 1000000};
-    nanosleep(&ts, NULL);
-    g_hot_ns = actk_pool_dispatch_cost_ns(hot);
-  }
-  actk_pool_destroy(cold);
-  actk_pool_destroy(hot);
-}
-
-static const char *plan_str(size_t n, unsigned threads, uint64_t disp) {
-  if (n < actk_plan_min_parallel(ACTK_COST_CHEAP)) return "skip";
-  actk_plan p = actk_plan_split(n, D, threads, ACTK_COST_CHEAP, disp);
-  if (p.n_chunks <= 1) return "serial";
-  return F("%ux%zu", p.threads, p.n_chunks);
-}
-
-static void *xalloc(size_t bytes) {
-  void *p = NULL;
-  if (posix_memalign(&p, 64, bytes) != 0) die("posix_memalign", ACTK_ERR_OUT_OF_MEMORY);
-  return p;
-}
-
 typedef struct shape {
   const char *name;
   size_t B, S;
@@ -294,28 +76,15 @@ typedef struct shape {
 
 int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--quick"))
-      g_quick = 1;
-    else if (!strcmp(argv[i], "--csv"))
-      g_csv = 1;
-    else if (!strcmp(argv[i], "--pin"))
-      g_pin = 1;
-    else {
+    if (!bench_flag(argv[i])) {
       fprintf(stderr, "usage: %s [--quick] [--csv] [--pin]\n", argv[0]);
       return 2;
     }
   }
-#ifdef __linux__
-  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-#endif
-  setvbuf(stdout, NULL, _IOLBF, 0);
+  bench_init("actk_rope_bench");
   uint64_t t_start = now_ns();
-  double load[3] = {0, 0, 0};
-  FILE *la = fopen("/proc/loadavg", "r");
-  if (la) {
-    if (fscanf(la, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3) load[0] = -1;
-    fclose(la);
-  }
+  double load[3];
+  bench_loadavg(load);
   probe_dispatch_costs(); /* before any pinning: it needs two CPUs */
   actk_pool *pool = NULL;
   if (g_pin) {
@@ -412,11 +181,12 @@ int main(int argc, char **argv) {
         int same = memcmp(y, y2, n * sizeof(float)) == 0;
         if (!same) failures++;
         for (size_t gi = 0; gi < sizeof gaps / sizeof gaps[0]; gi++) {
-          variant v[3] = {{call_copy, &c1, NULL, 0, 0, 0},
-                          {call_rope, &c1, NULL, 0, 0, 0},
-                          {call_rope, &cp, NULL, 0, 0, 0}};
+          variant v[3] = {{"copy", call_copy, &c1, NULL, 0, 0, 0, 0},
+                          {"1T", call_rope, &c1, NULL, 0, 0, 0, 0},
+                          {"pool", call_rope, &cp, NULL, 0, 0, 0, 0}};
           double budget = g_quick ? 80 : 500;
-          measure(v, 3, gaps[gi], budget, 3, 4000);
+          /* 1 ms between blocks: each block starts from a parked pool */
+          measure(v, 3, gaps[gi], 1000, budget, 3, 4000, median_u64);
           double copy = v[0].med, one = v[1].med, par = v[2].med;
           const char *vals[] = {sh->name,
                                 lay ? "BHSD" : "BSHD",
@@ -433,7 +203,8 @@ int main(int argc, char **argv) {
                                 F("%.2f", one / par),
                                 v[2].par ? F("%.0f", 100.0 * (double)v[2].par / (double)v[2].ns)
                                          : "0",
-                                F("%s/%s", plan_str(n, T, g_hot_ns), plan_str(n, T, g_cold_ns)),
+                                F("%s/%s", plan_str(n, D, T, ACTK_COST_CHEAP, g_hot_ns),
+                                  plan_str(n, D, T, ACTK_COST_CHEAP, g_cold_ns)),
                                 same ? "same" : "DIFF"};
           t_row("rope", cols, nc, vals);
           if (sh->decode && sh->B == 1) {
