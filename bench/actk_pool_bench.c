@@ -479,7 +479,7 @@ static void section_engine(void) {
   if (!pool) die("actk_pool_default", ACTK_ERR_NO_THREADS);
   note("");
   note("== (b) engine pattern: one op called again and again, idle gap before each call ==");
-  note("pool = %s (%u threads, spin 100 us), serial = NULL, omp = OpenMP "
+  note("pool = %s (%u threads, default spin), serial = NULL, omp = OpenMP "
        "parallel-for of actk_*_f32(NULL) chunks%s; us per call, medians of interleaved blocks.",
        g_pin ? "an own pool, default settings + pin" : "actk_pool_default()",
        actk_pool_threads(pool),

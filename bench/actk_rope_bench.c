@@ -112,7 +112,7 @@ int main(int argc, char **argv) {
   note("actk_rope_bench: actk %s, arm %s, %s", actk_version_string(),
        actk_isa_name(actk_isa_active()), g_quick ? "--quick" : "full run");
   note("cpu: %s", actk_cpu_summary());
-  note("online cpus %ld, pool: %s, %u threads (spin 100 us), load average %.2f %.2f %.2f",
+  note("online cpus %ld, pool: %s, %u threads (default spin), load average %.2f %.2f %.2f",
        sysconf(_SC_NPROCESSORS_ONLN),
        g_pin ? "own, pin = 1, caller pinned to the first CPU" : "actk_pool_default(), unpinned", T,
        load[0], load[1], load[2]);

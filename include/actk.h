@@ -96,11 +96,11 @@ typedef struct actk_pool_config {
   int pin;                   /* 1: pin worker i to the i-th allowed physical core */
 } actk_pool_config;
 
-/* Defaults: threads 0, spin_us 100, spin_backoff_max 1, pin 0. Inline, so
+/* Defaults: threads 0, spin_us 1000, spin_backoff_max 1, pin 0. Inline, so
  * struct_size is the size this program was compiled with: a newer library
  * reads only that much and defaults the rest. */
 static inline void actk_pool_config_init(actk_pool_config *config) {
-  actk_pool_config c = {sizeof(actk_pool_config), 0, 100, 1, 0};
+  actk_pool_config c = {sizeof(actk_pool_config), 0, 1000, 1, 0};
   if (config) *config = c;
 }
 /* A pool of its own. Thread creation failures leave fewer workers, never an

@@ -1088,7 +1088,7 @@ static void test_config(void **state) {
   actk_pool_config_init(&cfg);
   assert_int_equal(cfg.struct_size, sizeof cfg);
   assert_int_equal(cfg.threads, 0);
-  assert_int_equal(cfg.spin_us, 100);
+  assert_int_equal(cfg.spin_us, 1000);
   assert_int_equal(cfg.spin_backoff_max, 1);
   assert_int_equal(cfg.pin, 0);
 

@@ -365,7 +365,7 @@ class Pool:
     def __init__(self, threads=0, spin_us=100, spin_backoff_max=1, pin=False):
         # actk_pool_config_init is inline in the header (it records the
         # caller's struct size): the same, here
-        cfg = _PoolConfig(ctypes.sizeof(_PoolConfig), 0, 100, 1, 0)
+        cfg = _PoolConfig(ctypes.sizeof(_PoolConfig), 0, 1000, 1, 0)
         for name, value in (
             ("threads", threads),
             ("spin_us", spin_us),
