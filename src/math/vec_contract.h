@@ -17,7 +17,7 @@
  *   vf vf_min(a, b)               a < b ? a : b   (x86 MINPS: b if either is NaN)
  *   vf vf_and/or/xor(a, b)        bitwise
  *   vf vf_andnot(a, b)            ~a & b, bitwise
- *   vm vm_lt/le/gt/ge(a, b)       ordered compares: false if either is NaN
+ *   vm vm_lt/le/ge(a, b)          ordered compares: false if either is NaN
  *   vm vm_isnan(a)                a is NaN
  *   vf vf_select(m, t, f)         m ? t : f per lane
  *   vf vf_keep(m, a)              m ? a : +0 per lane
