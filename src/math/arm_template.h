@@ -16,7 +16,7 @@
 #include "tanh.h"
 
 #define ACTK_UNARY_KERNEL(kname, fn)                                                               \
-  static void kname(const float *x, float *y, size_t n) {                                          \
+  ACTK_NOINLINE static void kname(const float *x, float *y, size_t n) {                            \
     size_t i = 0;                                                                                  \
     for (; i + VLEN <= n; i += VLEN) vf_store(y + i, fn(vf_load(x + i)));                          \
     if (VLEN > 1 && i < n) vf_store_first(y + i, n - i, fn(vf_load_first(x + i, n - i)));          \

@@ -46,8 +46,12 @@
  * inlined into the loops (the compiler's heuristics give up on tanh). */
 #if defined(__GNUC__) || defined(__clang__)
 #define ACTK_INLINE static inline __attribute__((always_inline))
+/* A kernel loop inlined into another (silu into swish) shares its register
+ * allocation and spills: measured 12% slower silu. Each loop stands alone. */
+#define ACTK_NOINLINE __attribute__((noinline))
 #else
 #define ACTK_INLINE static inline
+#define ACTK_NOINLINE
 #endif
 
 /* NaN in, the same NaN out (quieted, sign and payload kept) on every arm.
