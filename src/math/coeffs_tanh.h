@@ -2,9 +2,9 @@
 #ifndef ACTK_MATH_COEFFS_TANH_H
 #define ACTK_MATH_COEFFS_TANH_H
 
-/* tanh(a) = a + a (a^2 P(a^2)) for |a| < 0.8: relative error 2^-28.0 */
-#define ACTK_TANH_SMALL 0.8f
-static const float actk_tanh_small[6] = {-0x1.55553ep-2f, 0x1.110b58p-3f,  -0x1.b92b2ep-5f,
-                                         0x1.5d160cp-6f,  -0x1.e5e522p-8f, 0x1.a0085ep-10f};
+/* tanh(a) = a + a (a^2 P(a^2)) for |a| < 0.6: relative error 2^-28.4 */
+#define ACTK_TANH_SMALL 0.6f
+static const float actk_tanh_small[5] = {-0x1.55553ep-2f, 0x1.1109bep-3f, -0x1.b89abap-5f,
+                                         0x1.54c3c2p-6f, -0x1.828776p-8f};
 
 #endif

@@ -23,6 +23,15 @@ typedef struct {
   vf t; /* n + ACTK_ROUND_MAGIC: n is in the low mantissa bits */
 } exp_core;
 
+/* e^r - 1 = r + r^2 Q(r), |r| <= ln2/2. */
+ACTK_INLINE vf exp_core_poly(vf r) {
+  vf r2 = vf_mul(r, r);
+  vf q01 = vf_fma(vf_splat(0x1.555492p-3f), r, vf_splat(0x1.fffffcp-2f));
+  vf q23 = vf_fma(vf_splat(0x1.12398cp-7f), r, vf_splat(0x1.5558b0p-5f));
+  q23 = vf_fma(vf_splat(0x1.6a4d1ap-10f), r2, q23);
+  return vf_fma(r2, vf_fma(q23, r2, q01), r);
+}
+
 /* e^(z - zsub): zsub is the low part of a z the caller formed as an
  * unevaluated pair (0 if none: subtracting +0 folds away). |z| <= 2^20. */
 ACTK_INLINE exp_core exp_core_of(vf z, vf zsub) {
@@ -31,12 +40,7 @@ ACTK_INLINE exp_core exp_core_of(vf z, vf zsub) {
   e.t = vf_fma(z, vf_splat(ACTK_LOG2E), magic);
   vf n = vf_sub(e.t, magic);
   vf r = vf_fma(n, vf_splat(-ACTK_LN2_HI), z);
-  r = vf_sub(vf_fma(n, vf_splat(-ACTK_LN2_LO), r), zsub);
-  vf r2 = vf_mul(r, r);
-  vf q01 = vf_fma(vf_splat(0x1.555492p-3f), r, vf_splat(0x1.fffffcp-2f));
-  vf q23 = vf_fma(vf_splat(0x1.12398cp-7f), r, vf_splat(0x1.5558b0p-5f));
-  q23 = vf_fma(vf_splat(0x1.6a4d1ap-10f), r2, q23);
-  e.p = vf_fma(r2, vf_fma(q23, r2, q01), r);
+  e.p = exp_core_poly(vf_sub(vf_fma(n, vf_splat(-ACTK_LN2_LO), r), zsub));
   return e;
 }
 
@@ -54,6 +58,19 @@ ACTK_INLINE exp_core exp_core_neg(vf z, vf zsub) {
   vf q23 = vf_fma(vf_splat(-0x1.12398cp-7f), r, vf_splat(0x1.5558b0p-5f));
   q23 = vf_fma(vf_splat(0x1.6a4d1ap-10f), r2, q23);
   e.p = vf_fms(r2, vf_fma(q23, r2, q01), r);
+  return e;
+}
+
+/* e^z with r = z - n ln2 from one constant (0x1.62e43p-1, off by 1.9e-9):
+ * a relative error up to |n| 2^-28.9 in e^z, for callers whose result does
+ * not feel it (tanh's 2/(1 + e^2a), where it is divided by e^2a again).
+ * One fma shorter than exp_core_of. */
+ACTK_INLINE exp_core exp_core_coarse(vf z) {
+  const vf magic = vf_splat(ACTK_ROUND_MAGIC);
+  exp_core e;
+  e.t = vf_fma(z, vf_splat(ACTK_LOG2E), magic);
+  vf r = vf_fma(vf_sub(e.t, magic), vf_splat(-0x1.62e43p-1f), z);
+  e.p = exp_core_poly(r);
   return e;
 }
 

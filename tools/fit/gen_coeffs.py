@@ -135,7 +135,7 @@ def gelu_coeffs():
     return ''.join(out)
 
 
-TANH_SMALL = 0.8
+TANH_SMALL = 0.6
 
 
 def tanh_coeffs():
