@@ -7,34 +7,31 @@
 static const float actk_erf_small[6] = {0x1.06eba8p-3f,  -0x1.81273ap-2f, 0x1.ce2acep-4f,
                                         -0x1.b7a75cp-6f, 0x1.4f188ap-8f,  -0x1.613e52p-11f};
 
-/* erf(a) for a in [0.75, 4): 8 intervals of 0.40625, each a degree-6 polynomial in
+/* erf(a) for a in [0.75, 4): 8 intervals of 0.40625, each a degree-5 polynomial in
  * s = a - center (center = start + 0.203125), leading coefficient as hi + lo:
- * absolute error 2^-28.0 */
+ * absolute error 2^-24.3 */
 #define ACTK_ERF_TAIL_LO 0.75f
 #define ACTK_ERF_TAIL_WIDTH 0.40625f
-static const float actk_erf_c0h[8] = {0x1.a506bp-1f,  0x1.e41214p-1f, 0x1.f99634p-1f,
+static const float actk_erf_c0h[8] = {0x1.a506bp-1f,  0x1.e41216p-1f, 0x1.f99634p-1f,
                                       0x1.fee8d4p-1f, 0x1.ffdd18p-1f, 0x1.fffccep-1f,
                                       0x1.ffffcap-1f, 0x1.fffffep-1f};
-static const float actk_erf_c0l[8] = {-0x1.63966ap-26f, -0x1.1cf978p-26f, -0x1.605f26p-27f,
-                                      0x1.0bb9eep-26f,  -0x1.5e543cp-26f, 0x1.db2966p-28f,
-                                      -0x1.21d2c4p-26f, -0x1.4bbdbp-26f};
-static const float actk_erf_c1[8] = {0x1.d1d2d8p-2f,  0x1.6c2056p-3f,  0x1.993962p-5f,
-                                     0x1.4a9cep-7f,   0x1.800644p-10f, 0x1.40aa7p-13f,
-                                     0x1.80faa2p-17f, 0x1.4c456cp-21f};
-static const float actk_erf_c2[8] = {-0x1.bbfcf6p-2f,  -0x1.eefc02p-3f, -0x1.6944b8p-4f,
-                                     -0x1.67065p-6f,   -0x1.ef078ep-9f, -0x1.de7cdp-12f,
-                                     -0x1.46521ap-15f, -0x1.3b616ap-19f};
-static const float actk_erf_c3[8] = {0x1.fb45dep-4f, 0x1.4734acp-3f, 0x1.651328p-4f,
-                                     0x1.d0c53p-6f,  0x1.895a22p-8f, 0x1.c0f38cp-11f,
-                                     0x1.6026cp-14f, 0x1.7ffa9cp-18f};
-static const float actk_erf_c4[8] = {0x1.5e3c36p-4f,   -0x1.cb09dap-6f, -0x1.8591aap-5f,
-                                     -0x1.810e3p-6f,   -0x1.a8a6a2p-8f, -0x1.2739cap-10f,
-                                     -0x1.0f8566p-13f, -0x1.529772p-17f};
-static const float actk_erf_c5[8] = {-0x1.18d82p-4f, -0x1.0c388cp-5f, 0x1.cb3fa8p-8f,
-                                     0x1.82cf4ep-7f, 0x1.42ec0cp-8f,  0x1.24dfe2p-10f,
-                                     0x1.4a5ffp-13f, 0x1.e8c52cp-17f};
-static const float actk_erf_c6[8] = {-0x1.057edap-10f, 0x1.66bf7cp-6f,  0x1.129a5ep-7f,
-                                     -0x1.2538ecp-9f,  -0x1.41f8c2p-9f, -0x1.a06cdcp-11f,
-                                     -0x1.2688cap-13f, -0x1.024f6ap-16f};
+static const float actk_erf_c0l[8] = {-0x1.7aceeap-26f, -0x1.e52f1ap-26f, 0x1.1537c6p-27f,
+                                      0x1.705dbcp-27f,  -0x1.bad97cp-26f, 0x1.6379d6p-28f,
+                                      -0x1.271d0ap-26f, -0x1.4c521cp-26f};
+static const float actk_erf_c1[8] = {0x1.d1d2dap-2f,  0x1.6c2056p-3f,  0x1.99395p-5f,
+                                     0x1.4a9cdp-7f,   0x1.800682p-10f, 0x1.40aba6p-13f,
+                                     0x1.80ff3ep-17f, 0x1.4c4f4cp-21f};
+static const float actk_erf_c2[8] = {-0x1.bbfcc4p-2f, -0x1.ef06fcp-3f, -0x1.694d1ep-4f,
+                                     -0x1.66fd5ep-6f, -0x1.eeb8aap-9f, -0x1.ddb0bcp-12f,
+                                     -0x1.45317p-15f, -0x1.396726p-19f};
+static const float actk_erf_c3[8] = {0x1.fb4224p-4f,  0x1.4734c2p-3f, 0x1.651688p-4f,
+                                     0x1.d0c842p-6f,  0x1.89544cp-8f, 0x1.c0d63ap-11f,
+                                     0x1.5feee8p-14f, 0x1.7f82f8p-18f};
+static const float actk_erf_c4[8] = {0x1.5e01f8p-4f,   -0x1.b4d938p-6f, -0x1.8152c6p-5f,
+                                     -0x1.8351fp-6f,   -0x1.b29ccep-8f, -0x1.341c22p-10f,
+                                     -0x1.21bf0ap-13f, -0x1.728ec2p-17f};
+static const float actk_erf_c5[8] = {-0x1.1884eep-4f, -0x1.0c4208p-5f, 0x1.c72d26p-8f,
+                                     0x1.82578cp-7f,  0x1.435cc6p-8f,  0x1.25fbf8p-10f,
+                                     0x1.4c7d42p-13f, 0x1.ed4ce8p-17f};
 
 #endif

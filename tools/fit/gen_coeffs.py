@@ -15,7 +15,7 @@ OUT = os.path.join(HERE, '..', '..', 'src', 'math')
 
 ERF_SMALL = 0.75          # erf: |x| below uses a + a P(a^2)
 ERF_TAIL = (0.75, 4.0, 8)  # 8 equal intervals, one polynomial each
-ERF_TAIL_DEG = 6
+ERF_TAIL_DEG = 5
 GELU_SMALL = 0.65         # gelu: |x| below uses 0.5 x + x h(x)
 GELU_SMALL_DEG = 4
 GELU_TAIL_IV = [(0.5, 1), (1, 2), (2, 3), (3, 4), (4, 6), (6, 8), (8, 12), (12, 16)]
