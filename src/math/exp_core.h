@@ -39,8 +39,9 @@ ACTK_INLINE exp_core exp_core_of(vf z, vf zsub) {
   exp_core e;
   e.t = vf_fma(z, vf_splat(ACTK_LOG2E), magic);
   vf n = vf_sub(e.t, magic);
+  /* z - n ln2_hi is exact; the two small terms go in with one rounding */
   vf r = vf_fma(n, vf_splat(-ACTK_LN2_HI), z);
-  e.p = exp_core_poly(vf_sub(vf_fma(n, vf_splat(-ACTK_LN2_LO), r), zsub));
+  e.p = exp_core_poly(vf_sub(r, vf_fma(n, vf_splat(ACTK_LN2_LO), zsub)));
   return e;
 }
 
@@ -52,7 +53,7 @@ ACTK_INLINE exp_core exp_core_neg(vf z, vf zsub) {
   e.t = vf_fma(z, vf_splat(-ACTK_LOG2E), magic);
   vf n = vf_sub(e.t, magic);
   vf r = vf_fma(n, vf_splat(ACTK_LN2_HI), z);
-  r = vf_sub(vf_fma(n, vf_splat(ACTK_LN2_LO), r), zsub);
+  r = vf_add(r, vf_fms(n, vf_splat(ACTK_LN2_LO), zsub));
   vf r2 = vf_mul(r, r);
   vf q01 = vf_fma(vf_splat(-0x1.555492p-3f), r, vf_splat(0x1.fffffcp-2f));
   vf q23 = vf_fma(vf_splat(-0x1.12398cp-7f), r, vf_splat(0x1.5558b0p-5f));

@@ -36,8 +36,8 @@ ACTK_INLINE vf gelu_tanh_v(vf x) {
   vf zsub = vf_fma(xc, ws, vf_fnma(xc, wh, zh));
   const vf sign = vf_splat(ACTK_SIGN_MASK);
   /* or-ing the sign of x keeps gelu_tanh(-0) = -0 (a no-op elsewhere) */
-  vf yf = vf_or(logistic_fast(xn, zh, zsub, 1), vf_and(x, sign));
-  vm fast = logistic_fast_lanes(zh); /* +inf is not: |z(10)| > 87 */
+  vf yf = vf_or(logistic_fast_wide(xn, zh, zsub), vf_and(x, sign));
+  vm fast = logistic_wide_lanes(zh); /* +inf is not: |z(10)| > 87 */
   if (vm_all(fast)) return yf;
   logistic_e e = logistic_e_general(zh, zsub, -150.0f); /* k >= -117 */
   vf y = vf_or(scale_down(logistic_div(xn, zh, e.eh, e.el), e.k), vf_and(x, sign));

@@ -7,7 +7,7 @@
 /* e^-104 already rounds to 0: the clamp never changes a result; k >= -50. */
 ACTK_INLINE vf sigmoid_v(vf x) {
   const vf zero = vf_splat(0.0f);
-  vf y = logistic_fast(vf_splat(1.0f), x, zero, 0);
+  vf y = logistic_fast(vf_splat(1.0f), x, zero);
   vm fast = logistic_fast_lanes(x);
   if (vm_all(fast)) return y;
   logistic_e e = logistic_e_general(x, zero, -104.0f);
@@ -25,7 +25,7 @@ ACTK_INLINE vf swish_v(vf x, vf alpha) {
   vf zsub = vf_fnma(alpha, x, zh); /* zh - alpha x, exact */
   const vf sign = vf_splat(ACTK_SIGN_MASK);
   /* or-ing the sign of x keeps swish(-0) = -0 (a no-op elsewhere: y has the sign of x) */
-  vf yf = vf_or(logistic_fast(x, zh, zsub, 1), vf_and(x, sign));
+  vf yf = vf_or(logistic_fast(x, zh, zsub), vf_and(x, sign));
   vm fast = logistic_fast_lanes(zh);
   if (vm_all(fast)) return yf;
   /* past the clamp the low part is meaningless (NaN for infinite zh) */
