@@ -2,8 +2,8 @@
 #ifndef ACTK_MATH_COEFFS_ERF_H
 #define ACTK_MATH_COEFFS_ERF_H
 
-/* erf(a) = a + a P(a^2) for |a| < 0.75: relative error 2^-29.2 */
-#define ACTK_ERF_SMALL 0.75f
+/* erf(a) = a + a P(a^2) for |a| < 0.754: relative error 2^-29.2 */
+#define ACTK_ERF_SMALL 0.754f
 static const float actk_erf_small[6] = {0x1.06eba8p-3f,  -0x1.81273ap-2f, 0x1.ce2acep-4f,
                                         -0x1.b7a75cp-6f, 0x1.4f188ap-8f,  -0x1.613e52p-11f};
 
@@ -15,23 +15,23 @@ static const float actk_erf_small[6] = {0x1.06eba8p-3f,  -0x1.81273ap-2f, 0x1.ce
 static const float actk_erf_c0h[8] = {0x1.a506bp-1f,  0x1.e41216p-1f, 0x1.f99634p-1f,
                                       0x1.fee8d4p-1f, 0x1.ffdd18p-1f, 0x1.fffccep-1f,
                                       0x1.ffffcap-1f, 0x1.fffffep-1f};
-static const float actk_erf_c0l[8] = {-0x1.7aceeap-26f, -0x1.e52f1ap-26f, 0x1.1537c6p-27f,
-                                      0x1.705dbcp-27f,  -0x1.bad97cp-26f, 0x1.6379d6p-28f,
-                                      -0x1.271d0ap-26f, -0x1.4c521cp-26f};
-static const float actk_erf_c1[8] = {0x1.d1d2dap-2f,  0x1.6c2056p-3f,  0x1.99395p-5f,
-                                     0x1.4a9cdp-7f,   0x1.800682p-10f, 0x1.40aba6p-13f,
-                                     0x1.80ff3ep-17f, 0x1.4c4f4cp-21f};
-static const float actk_erf_c2[8] = {-0x1.bbfcc4p-2f, -0x1.ef06fcp-3f, -0x1.694d1ep-4f,
-                                     -0x1.66fd5ep-6f, -0x1.eeb8aap-9f, -0x1.ddb0bcp-12f,
-                                     -0x1.45317p-15f, -0x1.396726p-19f};
-static const float actk_erf_c3[8] = {0x1.fb4224p-4f,  0x1.4734c2p-3f, 0x1.651688p-4f,
-                                     0x1.d0c842p-6f,  0x1.89544cp-8f, 0x1.c0d63ap-11f,
-                                     0x1.5feee8p-14f, 0x1.7f82f8p-18f};
-static const float actk_erf_c4[8] = {0x1.5e01f8p-4f,   -0x1.b4d938p-6f, -0x1.8152c6p-5f,
-                                     -0x1.8351fp-6f,   -0x1.b29ccep-8f, -0x1.341c22p-10f,
-                                     -0x1.21bf0ap-13f, -0x1.728ec2p-17f};
-static const float actk_erf_c5[8] = {-0x1.1884eep-4f, -0x1.0c4208p-5f, 0x1.c72d26p-8f,
-                                     0x1.82578cp-7f,  0x1.435cc6p-8f,  0x1.25fbf8p-10f,
-                                     0x1.4c7d42p-13f, 0x1.ed4ce8p-17f};
+static const float actk_erf_c0l[8] = {-0x1.7acfd4p-26f, -0x1.d1fa4ep-26f, 0x1.23906ap-27f,
+                                      0x1.6c602ap-27f,  -0x1.bcfe46p-26f, 0x1.60b9bp-28f,
+                                      -0x1.273bfcp-26f, -0x1.4c557ep-26f};
+static const float actk_erf_c1[8] = {0x1.d1d2dap-2f, 0x1.6c205ap-3f,  0x1.993956p-5f,
+                                     0x1.4a9cc8p-7f, 0x1.800644p-10f, 0x1.40ab0ep-13f,
+                                     0x1.80fdap-17f, 0x1.4c4c8ep-21f};
+static const float actk_erf_c2[8] = {-0x1.bbfcc4p-2f,  -0x1.ef072ap-3f, -0x1.694d3ep-4f,
+                                     -0x1.66fd3ap-6f,  -0x1.eeb776p-9f, -0x1.ddada2p-12f,
+                                     -0x1.452d12p-15f, -0x1.395f86p-19f};
+static const float actk_erf_c3[8] = {0x1.fb4224p-4f,  0x1.47329cp-3f, 0x1.6514fap-4f,
+                                     0x1.d0ca4p-6f,   0x1.895c24p-8f, 0x1.c0e9acp-11f,
+                                     0x1.6009a4p-14f, 0x1.7fb0a6p-18f};
+static const float actk_erf_c4[8] = {0x1.5e01f8p-4f,   -0x1.b4ab6ep-6f, -0x1.814abap-5f,
+                                     -0x1.835676p-6f,  -0x1.b2b01cp-8f, -0x1.3435p-10f,
+                                     -0x1.21e20ep-13f, -0x1.72cbe2p-17f};
+static const float actk_erf_c5[8] = {-0x1.1884eep-4f, -0x1.0b6ea6p-5f, 0x1.c98e9p-8f,
+                                     0x1.81f84cp-7f,  0x1.429f22p-8f,  0x1.250f2ap-10f,
+                                     0x1.4b3604p-13f, 0x1.eb1b3cp-17f};
 
 #endif

@@ -1,6 +1,6 @@
 /* erf(x), odd: computed on |x|, sign copied back.
  *
- * |x| < 0.75: erf(a) = a + a P(a^2), one rounding at the end.
+ * |x| < 0.754: erf(a) = a + a P(a^2), one rounding at the end.
  * [0.75, 4): eight intervals of 0.40625, each a degree-5 polynomial in
  * s = a - center with the leading coefficient as a float pair, so the final
  * addition is the only rounding that matters (the result is in [0.71, 1)).
@@ -14,6 +14,8 @@
 
 #include "coeffs_erf.h"
 #include "vec_contract.h"
+
+#define ACTK_ROUND_MAGIC_ERF 0x1.8p23f /* v + magic rounds v to an integer in the low bits */
 
 static const float actk_erf_center[8] = {
     ACTK_ERF_TAIL_LO + 0.5f * ACTK_ERF_TAIL_WIDTH, ACTK_ERF_TAIL_LO + 1.5f * ACTK_ERF_TAIL_WIDTH,
@@ -35,9 +37,13 @@ ACTK_INLINE vf erf_v(vf x) {
   vf ys = vf_fma(a, p, a);
   /* tail: NaN survives the clamp (vf_min returns its second operand) */
   vf ac = vf_min(vf_splat(4.0f), a);
-  vf u = vf_fma(ac, vf_splat(1.0f / ACTK_ERF_TAIL_WIDTH),
-                vf_splat(-ACTK_ERF_TAIL_LO / ACTK_ERF_TAIL_WIDTH));
-  vi k = vi_min(vi_max(vf_to_vi_trunc(u), vi_splat(0)), vi_splat(7));
+  /* k = round((a - lo) / width - 0.5 - 2^-8) lands in the low bits of u
+   * (the add-magic trick; the lookup reads k mod 8). Lanes just above a
+   * boundary may take the interval below, whose fit extends that far; at
+   * the clamp 4, k = 7; small lanes get any k and are not selected. */
+  vf v = vf_fma(ac, vf_splat(1.0f / ACTK_ERF_TAIL_WIDTH),
+                vf_splat(-ACTK_ERF_TAIL_LO / ACTK_ERF_TAIL_WIDTH - 0.5f - 0x1p-8f));
+  vi k = vf_bits(vf_add(v, vf_splat(ACTK_ROUND_MAGIC_ERF)));
   vf s = vf_sub(ac, vf_lookup8(actk_erf_center, k)); /* exact (Sterbenz) */
   vf s2 = vf_mul(s, s);
   vf q45 = vf_fma(vf_lookup8(actk_erf_c5, k), s, vf_lookup8(actk_erf_c4, k));
