@@ -59,9 +59,6 @@ ACTK_INLINE vf bias_gelu_tanh_v(vf x, vf b) { return gelu_tanh_v(bias_add(x, b))
     if (i < n) rname(x + i, b, y + i, n - i);                                                      \
   }
 
-/* silu: with alpha = 1 the low part of alpha x is exactly 0, which the
- * compiler can fold away only when it sees the constant. Same bits. */
-ACTK_INLINE vf silu_v(vf x) { return swish_v(x, vf_splat(1.0f)); }
 ACTK_UNARY_KERNEL(silu_kernel, silu_v)
 
 static void swish_kernel(const float *x, float *y, size_t n, float alpha) {

@@ -19,10 +19,8 @@ ACTK_INLINE vf sigmoid_v(vf x) {
  * ulps of relative error on the negative side (40 ulp at alpha x = -80). The
  * clamp at -193.5 = -279.2 ln 2 rounds x e^z to zero for every finite x, as
  * the exact value does, so it never changes a result; k >= -180. */
-ACTK_INLINE vf swish_v(vf x, vf alpha) {
+ACTK_INLINE vf swish_of(vf x, vf zh, vf zsub) {
   const vf abs_mask = vi_bits(vi_splat(0x7fffffff));
-  vf zh = vf_mul(alpha, x);
-  vf zsub = vf_fnma(alpha, x, zh); /* zh - alpha x, exact */
   const vf sign = vf_splat(ACTK_SIGN_MASK);
   /* or-ing the sign of x keeps swish(-0) = -0 (a no-op elsewhere: y has the sign of x) */
   vf yf = vf_or(logistic_fast(x, zh, zsub), vf_and(x, sign));
@@ -43,5 +41,15 @@ ACTK_INLINE vf swish_v(vf x, vf alpha) {
   y = vf_select(vm_isnan(y), vf_splat(__builtin_nanf("")), y);
   return vf_select(fast, yf, ACTK_NAN_PASSTHROUGH(x, y));
 }
+
+ACTK_INLINE vf swish_v(vf x, vf alpha) {
+  vf zh = vf_mul(alpha, x);
+  return swish_of(x, zh, vf_fnma(alpha, x, zh)); /* zh - alpha x, exact */
+}
+
+/* alpha = 1: the low part is x - x = +0 (NaN for infinite x, which the
+ * general form zeroes anyway); the constant saves an fnma: 0.367 -> 0.346
+ * ns/el on AVX2. Same bits. */
+ACTK_INLINE vf silu_v(vf x) { return swish_of(x, x, vf_splat(0.0f)); }
 
 #endif
