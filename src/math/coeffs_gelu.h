@@ -2,42 +2,43 @@
 #ifndef ACTK_MATH_COEFFS_GELU_H
 #define ACTK_MATH_COEFFS_GELU_H
 
-/* gelu(x) = 0.5 x + x h, h = x P(x^2) for |x| < 0.65: relative error 2^-31.3 */
-#define ACTK_GELU_SMALL 0.65f
-static const float actk_gelu_small[5] = {0x1.988454p-2f, -0x1.10586ep-4f, 0x1.46d84ep-7f,
-                                         -0x1.375872p-10f, 0x1.cace38p-14f};
-
-/* K(t) = t Q(t) e^(t^2/2) for t in [0.65, 15], Q the upper normal tail: on each of
- * [0.5,1) [1,2) [2,3) [3,4) [4,6) [6,8) [8,12) [12,16) a degree-7 polynomial in s = t - center,
- * leading coefficient as hi + lo: relative error 2^-27.1 */
-static const float actk_gelu_center[8] = {0x1.8p-1f, 0x1.8p+0f, 0x1.4p+1f, 0x1.cp+1f,
-                                          0x1.4p+2f, 0x1.cp+2f, 0x1.4p+3f, 0x1.cp+3f};
-static const float actk_gelu_k0h[8] = {0x1.cd2836p-3f, 0x1.3c144p-2f,  0x1.69cee6p-2f,
-                                       0x1.7d241ap-2f, 0x1.89d3acp-2f, 0x1.90a4fcp-2f,
-                                       0x1.948c6ep-2f, 0x1.9676b8p-2f};
-static const float actk_gelu_k0l[8] = {-0x1.8cc126p-28f, 0x1.4a667ap-28f,  0x1.827bp-27f,
-                                       0x1.2b6a66p-27f,  -0x1.372c46p-30f, 0x1.91556cp-27f,
-                                       -0x1.68eec4p-28f, -0x1.fe0442p-29f};
-static const float actk_gelu_k1[8] = {0x1.5bf7f2p-3f, 0x1.204036p-4f, 0x1.bf399ep-6f,
-                                      0x1.a29f04p-7f, 0x1.542a96p-8f, 0x1.106374p-9f,
-                                      0x1.8af23p-11f, 0x1.27e804p-12f};
-static const float actk_gelu_k2[8] = {-0x1.c2c6ecp-4f,  -0x1.3320c4p-5f,  -0x1.789db8p-7f,
-                                      -0x1.1ee1a4p-8f,  -0x1.66feaep-10f, -0x1.b2797ep-12f,
-                                      -0x1.c88442p-14f, -0x1.f15cd2p-16f};
-static const float actk_gelu_k3[8] = {0x1.d68c6ap-5f,  0x1.0d61a4p-6f,  0x1.0ac21ep-8f,
-                                      0x1.4fb558p-10f, 0x1.481358p-12f, 0x1.2f21ccp-14f,
-                                      0x1.d0f6fcp-17f, 0x1.71cae2p-19f};
-static const float actk_gelu_k4[8] = {-0x1.a8960cp-6f,  -0x1.9e9ec4p-8f,  -0x1.51491cp-10f,
-                                      -0x1.630058p-12f, -0x1.11df9ap-14f, -0x1.865636p-17f,
-                                      -0x1.b6df88p-20f, -0x1.0097b4p-22f};
-static const float actk_gelu_k5[8] = {0x1.574ea6p-7f,  0x1.2155e6p-9f, 0x1.880c1ep-12f,
-                                      0x1.5c5122p-14f, 0x1.ad5a7p-17f, 0x1.dbba66p-20f,
-                                      0x1.8ae09ep-23f, 0x1.5247c8p-26f};
-static const float actk_gelu_k6[8] = {-0x1.fba852p-9f,  -0x1.8682fep-11f, -0x1.b75f8ap-14f,
-                                      -0x1.49c1ep-16f,  -0x1.55bc0ep-19f, -0x1.20e88ep-22f,
-                                      -0x1.78836cp-26f, -0x1.b27de6p-30f};
-static const float actk_gelu_k7[8] = {0x1.36ae74p-10f, 0x1.dfcb32p-13f, 0x1.c3efep-16f,
-                                      0x1.2ac8a6p-18f, 0x1.eecbaep-22f, 0x1.474574p-25f,
-                                      0x1.43e31ep-29f, 0x1.6e833ap-33f};
+/* K(t) = t Q(t) e^(t^2/2) for t in [0, 15], Q the upper normal tail: on each of
+ * [0,0.5) [0.5,1) [1,2) [2,3) [3,4) [4,6) [6,8) [8,16) a degree-7 polynomial in s = t - center,
+ * leading coefficient as hi + lo (0 on the first, where K(0) = 0): relative error 2^-27.1, weighted
+ * down where the result is subnormal */
+static const float actk_gelu_center[8] = {0.0f,      0x1.8p-1f, 0x1.8p+0f, 0x1.4p+1f,
+                                          0x1.cp+1f, 0x1.4p+2f, 0x1.cp+2f, 0x1.8p+3f};
+static const float actk_gelu_k0h[8] = {0.0f,           0x1.cd2836p-3f, 0x1.3c144p-2f,
+                                       0x1.69cee6p-2f, 0x1.7d241ap-2f, 0x1.89d3acp-2f,
+                                       0x1.90a4fcp-2f, 0x1.95bcb4p-2f};
+static const float actk_gelu_k0l[8] = {0.0f,
+                                       -0x1.8913e4p-28f,
+                                       0x1.4a667ap-28f,
+                                       0x1.827bp-27f,
+                                       0x1.2b6a66p-27f,
+                                       -0x1.372c46p-30f,
+                                       0x1.91556cp-27f,
+                                       -0x1.378f4ep-28f};
+static const float actk_gelu_k1[8] = {0x1p-1f,        0x1.5bf7f2p-3f, 0x1.204036p-4f,
+                                      0x1.bf399ep-6f, 0x1.a29f04p-7f, 0x1.542a96p-8f,
+                                      0x1.106374p-9f, 0x1.d0fdb4p-12f};
+static const float actk_gelu_k2[8] = {-0x1.98844p-2f,   -0x1.c2c6f4p-4f, -0x1.3320c4p-5f,
+                                      -0x1.789db8p-7f,  -0x1.1ee1a4p-8f, -0x1.66feaep-10f,
+                                      -0x1.b2797ep-12f, -0x1.c4d174p-15f};
+static const float actk_gelu_k3[8] = {0x1.fffa1cp-3f,  0x1.d68c82p-5f,  0x1.0d61a4p-6f,
+                                      0x1.0ac21ep-8f,  0x1.4fb558p-10f, 0x1.481358p-12f,
+                                      0x1.2f21ccp-14f, 0x1.8437e6p-18f};
+static const float actk_gelu_k4[8] = {-0x1.100afep-3f,  -0x1.a88bdp-6f,   -0x1.9e9ec4p-8f,
+                                      -0x1.51491cp-10f, -0x1.630058p-12f, -0x1.11df9ap-14f,
+                                      -0x1.865636p-17f, -0x1.3b65fp-21f};
+static const float actk_gelu_k5[8] = {0x1.f8a156p-5f,  0x1.571e08p-7f,  0x1.2155e6p-9f,
+                                      0x1.880c1ep-12f, 0x1.5c5122p-14f, 0x1.ad5a7p-17f,
+                                      0x1.dbba66p-20f, 0x1.119054p-24f};
+static const float actk_gelu_k6[8] = {-0x1.85057ep-6f,  -0x1.01631ap-8f, -0x1.8682fep-11f,
+                                      -0x1.b75f8ap-14f, -0x1.49c1ep-16f, -0x1.55bc0ep-19f,
+                                      -0x1.20e88ep-22f, 0x1.abc884p-32f};
+static const float actk_gelu_k7[8] = {0x1.74765ep-8f,  0x1.63ef8cp-10f, 0x1.dfcb32p-13f,
+                                      0x1.c3efep-16f,  0x1.2ac8a6p-18f, 0x1.eecbaep-22f,
+                                      0x1.474574p-25f, 0x1.ac885ap-30f};
 
 #endif

@@ -16,10 +16,8 @@ OUT = os.path.join(HERE, '..', '..', 'src', 'math')
 ERF_SMALL = 0.754        # erf: |x| below uses a + a P(a^2); past 0.75 + 0.40625/256 (see erf.h)
 ERF_TAIL = (0.75, 4.0, 8)  # 8 equal intervals, one polynomial each
 ERF_TAIL_DEG = 5
-GELU_SMALL = 0.65         # gelu: |x| below uses 0.5 x + x h(x)
-GELU_SMALL_DEG = 4
-GELU_TAIL_IV = [(0.5, 1), (1, 2), (2, 3), (3, 4), (4, 6), (6, 8), (8, 12), (12, 16)]
-GELU_TAIL_DEG = 7
+GELU_IV = [(0, 0.5), (0.5, 1), (1, 2), (2, 3), (3, 4), (4, 6), (6, 8), (8, 16)]
+GELU_DEG = 7
 
 
 def lit(v):
@@ -93,47 +91,47 @@ def erf_coeffs():
 
 
 def gelu_coeffs():
-    out = []
-    # small: y = 0.5 x + x h, h = x P(x^2), h = 0.5 erf(x / sqrt 2);
-    # weight: the relative error of y on the negative side, where 0.5 - x^2 P cancels
-    def P(w):
-        return 0.5 * mp.erf(mp.sqrt(w / 2)) / mp.sqrt(w) if w > 0 else 1 / mp.sqrt(2 * mp.pi)
-    Pd = mpf_fun(P)
-    W = GELU_SMALL ** 2
-    c, e = fit(Pd, 0, W, list(range(GELU_SMALL_DEG + 1)), rel=False, m=2000,
-               err_scale=lambda w: w / (0.5 - w * Pd(w)))
-    out.append('/* gelu(x) = 0.5 x + x h, h = x P(x^2) for |x| < %g: relative error 2^%.1f */\n' %
-               (GELU_SMALL, np.log2(e)))
-    out.append('#define ACTK_GELU_SMALL %sf\n' % repr(GELU_SMALL))
-    out.append('static const float actk_gelu_small[%d] = {%s};\n' %
-               (len(c), ', '.join(lit(v) for v in c)))
-    # tail: K(t) = t Q(t) e^(t^2/2) on [GELU_SMALL, 15], one polynomial in s = t - center per
-    # interval; the intervals follow the float's exponent and first mantissa bit so the index is
-    # a shift, and s is exact. A rational variable such as (t - 4)/(t + 4) needs fewer terms, but
-    # its rounding alone costs two ulps near t = 0.7, where K is steep.
+    # K(t) = t Q(t) e^(t^2/2) on [0, 15], Q the upper normal tail, one polynomial in
+    # s = t - center per interval; the intervals follow the float's exponent and first mantissa
+    # bit so the index is a shift, and s is exact. A rational variable such as (t - 4)/(t + 4)
+    # needs fewer terms, but its rounding alone costs two ulps near t = 0.7, where K is steep.
+    # On [0, 0.5) the center is 0 and K = t/2 + t^2 (...): no constant term, so K keeps its
+    # relative accuracy as t -> 0 (it is the whole result for small negative x).
     def K(t):
         return t * 0.5 * mp.erfc(t / mp.sqrt(2)) * mp.exp(t * t / 2)
-    cols = [[] for _ in range(GELU_TAIL_DEG + 3)]
+    # Past t = 13.2 the result t Q(t) is subnormal and needs only an absolute 2^-149: relative
+    # error is weighted down there, which lets [8, 16) make do with one polynomial.
+    def subnormal_weight(t):
+        v = np.array([float(mp.mpf(x) * 0.5 * mp.erfc(mp.mpf(x) / mp.sqrt(2))) for x in t])
+        return np.minimum(1.0, v / 2.0 ** -126)
+    cols = [[] for _ in range(GELU_DEG + 3)]
     worst = 0
-    for (a, b) in GELU_TAIL_IV:
-        ctr = (a + b) / 2
-        cc, e = fit(mpf_fun(K), max(a, GELU_SMALL - 0.05), min(b, 15.0),
-                    list(range(GELU_TAIL_DEG + 1)), center=ctr, rel=True, m=1500, split0=True)
+    for (a, b) in GELU_IV:
+        if a == 0:
+            ctr = 0.0
+            cc, e = fit(mpf_fun(K), 2 ** -20, b, list(range(2, GELU_DEG + 1)), center=0.0,
+                        rel=True, m=1500, fixed=lambda x: 0.5 * x)
+            cc = [0.0, 0.5] + cc
+        else:
+            ctr = (a + b) / 2
+            cc, e = fit(mpf_fun(K), a, min(b, 15.0), list(range(GELU_DEG + 1)), center=ctr,
+                        rel=True, m=1500, split0=True, err_scale=subnormal_weight)
         worst = max(worst, e)
         h, l = split(cc[0])
         cols[0].append(ctr)
         cols[1].append(h)
         cols[2].append(l)
-        for k in range(1, GELU_TAIL_DEG + 1):
+        for k in range(1, GELU_DEG + 1):
             cols[k + 2].append(cc[k])
-    out.append('\n/* K(t) = t Q(t) e^(t^2/2) for t in [%g, 15], Q the upper normal tail: on each of\n'
-               ' * %s a degree-%d polynomial in s = t - center, leading coefficient as\n'
-               ' * hi + lo: relative error 2^%.1f */\n' % (GELU_SMALL, ' '.join(
-                   '[%g,%g)' % iv for iv in GELU_TAIL_IV), GELU_TAIL_DEG, np.log2(worst)))
+    out = ['/* K(t) = t Q(t) e^(t^2/2) for t in [0, 15], Q the upper normal tail: on each of\n'
+           ' * %s a degree-%d polynomial in s = t - center, leading coefficient as\n'
+           ' * hi + lo (0 on the first, where K(0) = 0): relative error 2^%.1f, weighted down\n'
+           ' * where the result is subnormal */\n' % (' '.join(
+               '[%g,%g)' % iv for iv in GELU_IV), GELU_DEG, np.log2(worst))]
     out.append(vec('actk_gelu_center', cols[0]))
     out.append(vec('actk_gelu_k0h', cols[1]))
     out.append(vec('actk_gelu_k0l', cols[2]))
-    for k in range(1, GELU_TAIL_DEG + 1):
+    for k in range(1, GELU_DEG + 1):
         out.append(vec('actk_gelu_k%d' % k, cols[k + 2]))
     return ''.join(out)
 
