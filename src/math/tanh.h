@@ -27,10 +27,10 @@ ACTK_INLINE vf tanh_v(vf x) {
   vf ys = vf_fma(vf_mul(a, w), p, a);
   /* large: NaN survives the clamp (vf_min returns its second operand) */
   vf ac = vf_min(vf_splat(9.1f), a);
-  exp_core e = exp_core_coarse(vf_add(ac, ac));
+  exp_core e = exp_core_coarse_twice(ac); /* e^2a = s (1 + 2p) */
   vf s = exp_core_scale(&e);
   /* 1 + e^2a in one fma (s + 1 is exact up to n = 23, where the 1 stops mattering) */
-  vf yl = vf_sub(one, vf_div(vf_splat(2.0f), vf_fma(s, e.p, vf_add(s, one))));
+  vf yl = vf_sub(one, vf_div(vf_splat(2.0f), vf_fma(vf_add(s, s), e.p, vf_add(s, one))));
   vf y = vf_select(vm_lt(a, vf_splat(ACTK_TANH_SMALL)), ys, yl);
   return vf_or(y, vf_and(x, sign));
 }
