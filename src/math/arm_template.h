@@ -23,8 +23,11 @@
   }
 
 /* x + bias, with x's NaN winning when both are NaN (which operand an add
- * keeps then depends on an order the compiler may swap). */
-ACTK_INLINE vf bias_add(vf x, vf b) { return ACTK_NAN_PASSTHROUGH(x, vf_add(x, b)); }
+ * keeps then depends on an order the compiler may swap): where x is NaN the
+ * bias is zeroed first, and NaN + 0 is x quieted. A compare and an and. */
+ACTK_INLINE vf bias_add(vf x, vf b) {
+  return vf_add(x, vf_keep(vm_le(x, vf_splat(__builtin_inff())), b));
+}
 ACTK_INLINE vf bias_gelu_v(vf x, vf b) { return gelu_v(bias_add(x, b)); }
 ACTK_INLINE vf bias_gelu_tanh_v(vf x, vf b) { return gelu_tanh_v(bias_add(x, b)); }
 
