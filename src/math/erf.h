@@ -5,7 +5,7 @@
  * s = a - center with the leading coefficient as a float pair, so the final
  * addition is the only rounding that matters (the result is in [0.71, 1)).
  * Its absolute error, 2^-24.3, is spent on purpose: degree 6 (2^-28, 0.72
- * ulp overall) cost 12% more time; this gives 1.38 ulp. Both polynomials go
+ * ulp overall) cost 12% more time; this gives 1.39 ulp. Both polynomials go
  * Estrin-style: the dependency chain, more than the op count, limits the loop.
  * Beyond 4, erf rounds to 1; the polynomial of the last interval, evaluated
  * at the clamp 4, also rounds to 1. */
