@@ -58,8 +58,10 @@ ACTK_INLINE vf gelu_v(vf x) {
                        vf_fnma(v, s1, x));
     y = ACTK_NAN_PASSTHROUGH(x, y); /* NaN fails t <= 13 */
   }
-  /* gelu(-0) = -0 (0 - v gives +0); a no-op on every other result */
-  return vf_or(y, vf_and(x, sign));
+  /* gelu(x) has the sign of x: copy it, which makes gelu(-0) = -0 (0 - v
+   * gives +0) and gelu(+0) = +0 whatever sign an emulator gives x - 0 (valgrind's
+   * fnmadd returns -0 there); a no-op on every other result */
+  return vf_or(vf_andnot(sign, y), vf_and(x, sign));
 }
 
 #endif
