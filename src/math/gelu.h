@@ -10,7 +10,7 @@
  * accuracy down to t = 0. t^2 is split exactly so e^(-t^2/2) is right to the
  * last bit even at 1e-38. This is the erfc form of the definition: 1 + erf
  * never cancels because it is never formed. One path for every x (a separate
- * small-|x| polynomial, selected per lane, cost 20% more time). */
+ * small-|x| polynomial, selected per lane, cost 10% more time). */
 #ifndef ACTK_MATH_GELU_H
 #define ACTK_MATH_GELU_H
 

@@ -1,12 +1,12 @@
 /* x * sigmoid(z), rounded with one division, for sigmoid, swish and gelu_tanh.
  *
  * Fast form, -16.25 <= z <= 87: x / d, d = 1 + E, E = e^-z = s (1 + p),
- * s = 2^n, n in [-126, 23]. s + 1 is exact there (or, for n < -24, off by
- * less than the result's last bit cares about), so d = s p + (s + 1) is one
+ * s = 2^n, n in [-126, 23]. s + 1 is exact for n >= -23; below, it rounds
+ * to 1 (a result within 1.42 ulp, at x = 16.29), so d = s p + (s + 1) is one
  * fma, rounded once, and the division is the only other rounding: measured
  * max 1.72 ulp for sigmoid and silu, 1.78 for quick_gelu, 1.88 for
  * gelu_tanh. Folding d's and E's roundings back through the division
- * remainder gave 1.1-1.5 ulp at 1.4-1.6x the time.
+ * remainder gave 1.1-1.5 ulp at 1.2-1.65x the time.
  *
  * General form, any z (lanes beyond the fast range only, selected per lane
  * so that a lane's bits never depend on its neighbours):
@@ -36,7 +36,7 @@ ACTK_INLINE vf logistic_fast(vf x, vf zh, vf zsub) {
  * to s and the 1 would be lost: there it goes into p instead, as 2^-n, so
  * that d = s (1 + p + 2^-n) is still one fma (p + 2^-n rounds, by at most
  * 2^-26). No extra multiply: for callers whose inputs often reach that band
- * (gelu_tanh: every x below -4.9). */
+ * (gelu_tanh: every x below -4.91). */
 ACTK_INLINE vf logistic_fast_wide(vf x, vf zh, vf zsub) {
   exp_core c = exp_core_neg(zh, zsub);
   vf s = exp_core_scale(&c);
