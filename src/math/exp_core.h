@@ -17,6 +17,13 @@
 #define ACTK_LN2_HI 0x1.62e400p-1f /* 16 significant bits */
 #define ACTK_LN2_LO 0x1.7f7d1cp-20f
 #define ACTK_ROUND_MAGIC 0x1.8p23f /* z/ln2 + magic rounds to an integer in the low bits */
+#define ACTK_LN2_F 0x1.62e43p-1f   /* ln2 as one float (off by 1.9e-9) */
+/* Q(r) = Q0 + Q1 r + ... + Q4 r^4: e^r - 1 = r + r^2 Q(r), relative error 2^-28.3 */
+#define ACTK_EXP_Q0 0x1.fffffcp-2f
+#define ACTK_EXP_Q1 0x1.555492p-3f
+#define ACTK_EXP_Q2 0x1.5558b0p-5f
+#define ACTK_EXP_Q3 0x1.12398cp-7f
+#define ACTK_EXP_Q4 0x1.6a4d1ap-10f
 
 typedef struct {
   vf p; /* e^r - 1 */
@@ -26,9 +33,9 @@ typedef struct {
 /* e^r - 1 = r + r^2 Q(r), |r| <= ln2/2. */
 ACTK_INLINE vf exp_core_poly(vf r) {
   vf r2 = vf_mul(r, r);
-  vf q01 = vf_fma(vf_splat(0x1.555492p-3f), r, vf_splat(0x1.fffffcp-2f));
-  vf q23 = vf_fma(vf_splat(0x1.12398cp-7f), r, vf_splat(0x1.5558b0p-5f));
-  q23 = vf_fma(vf_splat(0x1.6a4d1ap-10f), r2, q23);
+  vf q01 = vf_fma(vf_splat(ACTK_EXP_Q1), r, vf_splat(ACTK_EXP_Q0));
+  vf q23 = vf_fma(vf_splat(ACTK_EXP_Q3), r, vf_splat(ACTK_EXP_Q2));
+  q23 = vf_fma(vf_splat(ACTK_EXP_Q4), r2, q23);
   return vf_fma(r2, vf_fma(q23, r2, q01), r);
 }
 
@@ -55,14 +62,14 @@ ACTK_INLINE exp_core exp_core_neg(vf z, vf zsub) {
   vf r = vf_fma(n, vf_splat(ACTK_LN2_HI), z);
   r = vf_add(r, vf_fms(n, vf_splat(ACTK_LN2_LO), zsub));
   vf r2 = vf_mul(r, r);
-  vf q01 = vf_fma(vf_splat(-0x1.555492p-3f), r, vf_splat(0x1.fffffcp-2f));
-  vf q23 = vf_fma(vf_splat(-0x1.12398cp-7f), r, vf_splat(0x1.5558b0p-5f));
-  q23 = vf_fma(vf_splat(0x1.6a4d1ap-10f), r2, q23);
+  vf q01 = vf_fma(vf_splat(-ACTK_EXP_Q1), r, vf_splat(ACTK_EXP_Q0));
+  vf q23 = vf_fma(vf_splat(-ACTK_EXP_Q3), r, vf_splat(ACTK_EXP_Q2));
+  q23 = vf_fma(vf_splat(ACTK_EXP_Q4), r2, q23);
   e.p = vf_fms(r2, vf_fma(q23, r2, q01), r);
   return e;
 }
 
-/* e^2h = 2^n (1 + 2 p) with r = 2h - n ln2 from one constant (0x1.62e43p-1,
+/* e^2h = 2^n (1 + 2 p) with r = 2h - n ln2 from one constant (ACTK_LN2_F,
  * off by 1.9e-9): a relative error up to |n| 2^-28.9 in e^2h, for callers
  * whose result does not feel it (tanh's 2/(1 + e^2a), divided by e^2a
  * again). Taking h rather than 2h keeps the doubling off the dependency
@@ -72,11 +79,11 @@ ACTK_INLINE exp_core exp_core_coarse_twice(vf h) {
   const vf magic = vf_splat(ACTK_ROUND_MAGIC);
   exp_core e;
   e.t = vf_fma(h, vf_splat(2.0f * ACTK_LOG2E), magic);
-  vf rh = vf_fma(vf_sub(e.t, magic), vf_splat(-0.5f * 0x1.62e43p-1f), h); /* r / 2 */
-  vf h2 = vf_mul(rh, rh);                                                 /* r^2 / 4 */
-  vf q01 = vf_fma(vf_splat(4.0f * 0x1.555492p-3f), rh, vf_splat(2.0f * 0x1.fffffcp-2f));
-  vf q23 = vf_fma(vf_splat(16.0f * 0x1.12398cp-7f), rh, vf_splat(8.0f * 0x1.5558b0p-5f));
-  q23 = vf_fma(vf_splat(32.0f * 0x1.6a4d1ap-10f), h2, q23);
+  vf rh = vf_fma(vf_sub(e.t, magic), vf_splat(-0.5f * ACTK_LN2_F), h); /* r / 2 */
+  vf h2 = vf_mul(rh, rh);                                              /* r^2 / 4 */
+  vf q01 = vf_fma(vf_splat(4.0f * ACTK_EXP_Q1), rh, vf_splat(2.0f * ACTK_EXP_Q0));
+  vf q23 = vf_fma(vf_splat(16.0f * ACTK_EXP_Q3), rh, vf_splat(8.0f * ACTK_EXP_Q2));
+  q23 = vf_fma(vf_splat(32.0f * ACTK_EXP_Q4), h2, q23);
   e.p = vf_fma(h2, vf_fma(q23, h2, q01), rh);
   return e;
 }
