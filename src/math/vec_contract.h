@@ -15,6 +15,7 @@
  *   vf vf_fms(a, b, c)            a*b - c, one rounding
  *   vf vf_max(a, b)               a > b ? a : b   (x86 MAXPS: b if either is NaN)
  *   vf vf_min(a, b)               a < b ? a : b   (x86 MINPS: b if either is NaN)
+ *   vf vf_floor(a)                largest integer <= a (exact)
  *   vf vf_and/or/xor(a, b)        bitwise
  *   vf vf_andnot(a, b)            ~a & b, bitwise
  *   vm vm_lt/le/ge(a, b)          ordered compares: false if either is NaN

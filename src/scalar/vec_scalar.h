@@ -25,6 +25,7 @@ static inline vf vf_fnma(vf a, vf b, vf c) { return fmaf(-a, b, c); }
 static inline vf vf_fms(vf a, vf b, vf c) { return fmaf(a, b, -c); }
 static inline vf vf_max(vf a, vf b) { return a > b ? a : b; }
 static inline vf vf_min(vf a, vf b) { return a < b ? a : b; }
+static inline vf vf_floor(vf a) { return floorf(a); }
 static inline vi vf_bits(vf a) {
   vi r;
   memcpy(&r, &a, sizeof r);

@@ -25,6 +25,9 @@ static inline vf vf_fnma(vf a, vf b, vf c) { return _mm512_fnmadd_ps(a, b, c); }
 static inline vf vf_fms(vf a, vf b, vf c) { return _mm512_fmsub_ps(a, b, c); }
 static inline vf vf_max(vf a, vf b) { return _mm512_max_ps(a, b); }
 static inline vf vf_min(vf a, vf b) { return _mm512_min_ps(a, b); }
+static inline vf vf_floor(vf a) {
+  return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+}
 static inline vf vf_and(vf a, vf b) { return _mm512_and_ps(a, b); }
 static inline vf vf_or(vf a, vf b) { return _mm512_or_ps(a, b); }
 static inline vf vf_xor(vf a, vf b) { return _mm512_xor_ps(a, b); }

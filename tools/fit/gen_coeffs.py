@@ -136,31 +136,6 @@ def gelu_coeffs():
     return ''.join(out)
 
 
-TANH_SMALL = 0.6
-
-
-def tanh_coeffs():
-    # tanh(a) = a + a (a^2 P(a^2)) for a < TANH_SMALL; weight: relative error of tanh
-    def P(w):
-        return (mp.tanh(mp.sqrt(w)) - mp.sqrt(w)) / w ** 1.5 if w > 0 else mp.mpf(-1) / 3
-    Pd = mpf_fun(P)
-    def ratio(w):
-        return np.array([float(mp.tanh(mp.sqrt(mp.mpf(v))) / mp.sqrt(mp.mpf(v))) if v > 0 else 1.0
-                         for v in w])
-    W = TANH_SMALL ** 2
-    for deg in range(3, 10):
-        c, e = fit(Pd, 0, W, list(range(deg + 1)), rel=False, m=2000,
-                   err_scale=lambda w: w / ratio(w))
-        if e < 2 ** -27:
-            break
-    out = ['/* tanh(a) = a + a (a^2 P(a^2)) for |a| < %g: relative error 2^%.1f */\n' %
-           (TANH_SMALL, np.log2(e))]
-    out.append('#define ACTK_TANH_SMALL %sf\n' % repr(TANH_SMALL))
-    out.append('static const float actk_tanh_small[%d] = {%s};\n' %
-               (len(c), ', '.join(lit(v) for v in c)))
-    return ''.join(out)
-
-
 def write(name, guard, body):
     path = os.path.join(OUT, name)
     with open(path, 'w') as f:
@@ -180,4 +155,3 @@ def write(name, guard, body):
 if __name__ == '__main__':
     write('coeffs_erf.h', 'ACTK_MATH_COEFFS_ERF_H', erf_coeffs())
     write('coeffs_gelu.h', 'ACTK_MATH_COEFFS_GELU_H', gelu_coeffs())
-    write('coeffs_tanh.h', 'ACTK_MATH_COEFFS_TANH_H', tanh_coeffs())
