@@ -69,25 +69,6 @@ ACTK_INLINE exp_core exp_core_neg(vf z, vf zsub) {
   return e;
 }
 
-/* e^2h = 2^n (1 + 2 p) with r = 2h - n ln2 from one constant (ACTK_LN2_F,
- * off by 1.9e-9): a relative error up to |n| 2^-28.9 in e^2h, for callers
- * whose result does not feel it (tanh's 2/(1 + e^2a), divided by e^2a
- * again). Taking h rather than 2h keeps the doubling off the dependency
- * chain: every step below is exp_core_poly's on r = 2h scaled by a power of
- * 2, so p is exactly half of exp_core_poly(r), bit for bit. */
-ACTK_INLINE exp_core exp_core_coarse_twice(vf h) {
-  const vf magic = vf_splat(ACTK_ROUND_MAGIC);
-  exp_core e;
-  e.t = vf_fma(h, vf_splat(2.0f * ACTK_LOG2E), magic);
-  vf rh = vf_fma(vf_sub(e.t, magic), vf_splat(-0.5f * ACTK_LN2_F), h); /* r / 2 */
-  vf h2 = vf_mul(rh, rh);                                              /* r^2 / 4 */
-  vf q01 = vf_fma(vf_splat(4.0f * ACTK_EXP_Q1), rh, vf_splat(2.0f * ACTK_EXP_Q0));
-  vf q23 = vf_fma(vf_splat(16.0f * ACTK_EXP_Q3), rh, vf_splat(8.0f * ACTK_EXP_Q2));
-  q23 = vf_fma(vf_splat(32.0f * ACTK_EXP_Q4), h2, q23);
-  e.p = vf_fma(h2, vf_fma(q23, h2, q01), rh);
-  return e;
-}
-
 /* n as an integer. */
 ACTK_INLINE vi exp_core_n(const exp_core *e) {
   return vi_sub(vf_bits(e->t), vf_bits(vf_splat(ACTK_ROUND_MAGIC)));
