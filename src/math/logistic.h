@@ -26,10 +26,16 @@
 
 /* x / (1 + e^(zsub - zh)), for lanes with -16.25 <= zh <= 87 (zsub: the
  * caller's low part of z, subtracted, 0 if none). */
-ACTK_INLINE vf logistic_fast(vf x, vf zh, vf zsub) {
-  exp_core c = exp_core_neg(zh, zsub);
+ACTK_INLINE vf logistic_fast_of(vf x, exp_core c) {
   vf s = exp_core_scale(&c);
   return vf_div(x, vf_fma(s, c.p, vf_add(s, vf_splat(1.0f))));
+}
+ACTK_INLINE vf logistic_fast(vf x, vf zh, vf zsub) {
+  return logistic_fast_of(x, exp_core_neg(zh, zsub));
+}
+/* The same for an exact z (sigmoid, silu). */
+ACTK_INLINE vf logistic_fast_exact(vf x, vf z) {
+  return logistic_fast_of(x, exp_core_neg_exact(z));
 }
 
 /* The same for -87 <= zh <= 87. For n >= 24 (zh below -16.25) s + 1 rounds
