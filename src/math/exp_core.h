@@ -39,18 +39,23 @@ ACTK_INLINE vf exp_core_poly(vf r) {
   return vf_fma(r2, vf_fma(q23, r2, q01), r);
 }
 
-/* e^(z - zsub): zsub is the low part of a z the caller formed as an
- * unevaluated pair (0 if none: subtracting +0 folds away). |z| <= 2^20. */
-ACTK_INLINE exp_core exp_core_of(vf z, vf zsub) {
+/* e^(k w - zsub) for k a power of two (k w exact, so t can be formed from w
+ * and the product stays off the dependency chain: gelu's e^(-t^2/2), 1%);
+ * zsub is the low part of a z the caller formed as an unevaluated pair (0
+ * if none). |k w| <= 2^20. */
+ACTK_INLINE exp_core exp_core_of_pow2(vf w, float k, vf zsub) {
   const vf magic = vf_splat(ACTK_ROUND_MAGIC);
   exp_core e;
-  e.t = vf_fma(z, vf_splat(ACTK_LOG2E), magic);
+  e.t = vf_fma(w, vf_splat(k * ACTK_LOG2E), magic);
   vf n = vf_sub(e.t, magic);
-  /* z - n ln2_hi is exact; the two small terms go in with one rounding */
-  vf r = vf_fma(n, vf_splat(-ACTK_LN2_HI), z);
+  /* k w - n ln2_hi is exact; the two small terms go in with one rounding */
+  vf r = vf_fma(n, vf_splat(-ACTK_LN2_HI), vf_mul(vf_splat(k), w));
   e.p = exp_core_poly(vf_sub(r, vf_fma(n, vf_splat(ACTK_LN2_LO), zsub)));
   return e;
 }
+
+/* e^(z - zsub). */
+ACTK_INLINE exp_core exp_core_of(vf z, vf zsub) { return exp_core_of_pow2(z, 1.0f, zsub); }
 
 /* e^-r - 1 = -r + r^2 Q(-r). */
 ACTK_INLINE vf exp_core_poly_neg(vf r) {

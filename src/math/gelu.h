@@ -42,7 +42,7 @@ ACTK_INLINE vf gelu_v(vf x) {
   const vf k0 = vf_lookup8(actk_gelu_k0h, k);
   /* e^(-t^2/2): -t^2/2 = -t2h/2 - zsub, zsub = (t^2 - t2h)/2 exact */
   vf zsub = vf_mul(vf_splat(-0.5f), vf_fnma(t, t, t2h));
-  exp_core e = exp_core_of(vf_mul(vf_splat(-0.5f), t2h), zsub);
+  exp_core e = exp_core_of_pow2(t2h, -0.5f, zsub);
   /* T / 2^n = (k0 + rest)(1 + p), rounded once */
   vf v = vf_add(k0, vf_fma(k0, e.p, vf_fma(rest, e.p, rest)));
   vf y;
