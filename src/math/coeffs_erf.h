@@ -8,30 +8,30 @@ static const float actk_erf_small[6] = {0x1.06eba8p-3f,  -0x1.81273ap-2f, 0x1.ce
                                         -0x1.b7a75cp-6f, 0x1.4f188ap-8f,  -0x1.613e52p-11f};
 
 /* erf(a) for a in [0.75, 4): 8 intervals of 0.40625, each a degree-5 polynomial in
- * s = a - center (center = start + 0.203125), leading coefficient as hi + lo:
- * absolute error 2^-24.3 */
+ * s = a - center, the center a float near the middle where the constant term
+ * c0 of the fit is a float: absolute error 2^-24.3 */
 #define ACTK_ERF_TAIL_LO 0.75f
 #define ACTK_ERF_TAIL_WIDTH 0.40625f
-static const float actk_erf_c0h[8] = {0x1.a506bp-1f,  0x1.e41216p-1f, 0x1.f99634p-1f,
-                                      0x1.fee8d4p-1f, 0x1.ffdd18p-1f, 0x1.fffccep-1f,
-                                      0x1.ffffcap-1f, 0x1.fffffep-1f};
-static const float actk_erf_c0l[8] = {-0x1.7acfd4p-26f, -0x1.d1fa4ep-26f, 0x1.23906ap-27f,
-                                      0x1.6c602ap-27f,  -0x1.bcfe46p-26f, 0x1.60b9bp-28f,
-                                      -0x1.273bfcp-26f, -0x1.4c557ep-26f};
-static const float actk_erf_c1[8] = {0x1.d1d2dap-2f, 0x1.6c205ap-3f,  0x1.993956p-5f,
-                                     0x1.4a9cc8p-7f, 0x1.800644p-10f, 0x1.40ab0ep-13f,
-                                     0x1.80fdap-17f, 0x1.4c4c8ep-21f};
-static const float actk_erf_c2[8] = {-0x1.bbfcc4p-2f,  -0x1.ef072ap-3f, -0x1.694d3ep-4f,
-                                     -0x1.66fd3ap-6f,  -0x1.eeb776p-9f, -0x1.ddada2p-12f,
-                                     -0x1.452d12p-15f, -0x1.395f86p-19f};
-static const float actk_erf_c3[8] = {0x1.fb4224p-4f,  0x1.47329cp-3f, 0x1.6514fap-4f,
-                                     0x1.d0ca4p-6f,   0x1.895c24p-8f, 0x1.c0e9acp-11f,
-                                     0x1.6009a4p-14f, 0x1.7fb0a6p-18f};
-static const float actk_erf_c4[8] = {0x1.5e01f8p-4f,   -0x1.b4ab6ep-6f, -0x1.814abap-5f,
-                                     -0x1.835676p-6f,  -0x1.b2b01cp-8f, -0x1.3435p-10f,
-                                     -0x1.21e20ep-13f, -0x1.72cbe2p-17f};
-static const float actk_erf_c5[8] = {-0x1.1884eep-4f, -0x1.0b6ea6p-5f, 0x1.c98e9p-8f,
-                                     0x1.81f84cp-7f,  0x1.429f22p-8f,  0x1.250f2ap-10f,
-                                     0x1.4b3604p-13f, 0x1.eb1b3cp-17f};
+static const float actk_erf_center[8] = {0x1.e8066ep-1f, 0x1.5c0d16p+0f, 0x1.c3fa0cp+0f,
+                                         0x1.162dcap+1f, 0x1.4a074p+1f,  0x1.7dfee6p+1f,
+                                         0x1.b2314cp+1f, 0x1.ea90f2p+1f};
+static const float actk_erf_c0[8] = {0x1.a5099cp-1f, 0x1.e416bcp-1f, 0x1.f9959cp-1f,
+                                     0x1.feeaacp-1f, 0x1.ffdd22p-1f, 0x1.fffccep-1f,
+                                     0x1.ffffcap-1f, 0x1.fffffep-1f};
+static const float actk_erf_c1[8] = {0x1.d1c7b4p-2f,  0x1.6bedcp-3f,   0x1.995af2p-5f,
+                                     0x1.489c7ep-7f,  0x1.7f9638p-10f, 0x1.40bb8p-13f,
+                                     0x1.7d1886p-17f, 0x1.fb038cp-22f};
+static const float actk_erf_c2[8] = {-0x1.bbf7fcp-2f,  -0x1.eed4fep-3f, -0x1.696628p-4f,
+                                     -0x1.650b98p-6f,  -0x1.ee31cep-9f, -0x1.ddc506p-12f,
+                                     -0x1.4205ecp-15f, -0x1.e336e6p-20f};
+static const float actk_erf_c3[8] = {0x1.fb52eep-4f,  0x1.4727b2p-3f, 0x1.6527p-4f,
+                                     0x1.cea0f8p-6f,  0x1.88fa1ep-8f, 0x1.c0fee2p-11f,
+                                     0x1.5c9102p-14f, 0x1.22de2ep-18f};
+static const float actk_erf_c4[8] = {0x1.5defa2p-4f,   -0x1.b533e8p-6f, -0x1.815158p-5f,
+                                     -0x1.81fd1ap-6f,  -0x1.b25528p-8f, -0x1.34409ap-10f,
+                                     -0x1.1f591ap-13f, -0x1.1b8482p-17f};
+static const float actk_erf_c5[8] = {-0x1.18788ap-4f, -0x1.0b80f6p-5f, 0x1.c97244p-8f,
+                                     0x1.81f8aep-7f,  0x1.4297ap-8f,   0x1.250f46p-10f,
+                                     0x1.4b31b2p-13f, 0x1.e799c6p-17f};
 
 #endif

@@ -43,6 +43,19 @@ def mpf_fun(f):
     return lambda x: np.array([float(f(mp.mpf(v))) for v in x])
 
 
+def float_valued_center(f, mid, tol):
+    """The float nearest mid, walking outwards, where f is within tol of a float."""
+    c = np.float32(mid)
+    step = float(np.spacing(c))
+    for j in range(1 << 20):
+        for cand in (float(c) + j * step, float(c) - j * step):
+            v = f(mp.mpf(cand))
+            h = f32(float(v))
+            if abs(v - h) < tol:
+                return cand, h
+    raise ValueError('no float-valued center near %g' % mid)
+
+
 def erf_coeffs():
     out = []
     # small: erf(a) = a + a P(w), w = a^2; error weighted as relative error of erf
@@ -60,33 +73,40 @@ def erf_coeffs():
                (len(c), ', '.join(lit(v) for v in c)))
     lo, hi, N = ERF_TAIL
     wid = (hi - lo) / N
-    cols = [[] for _ in range(ERF_TAIL_DEG + 2)]
+    centers, cols = [], [[] for _ in range(ERF_TAIL_DEG + 1)]
     worst = 0
     for i in range(N):
         a = lo + i * wid
         b = a + wid
-        ctr = (a + b) / 2
         # the kernel's index rounds (a - lo)/wid - 0.5 - 2^-8: a lane up to wid 2^-8 above a
         # boundary takes the interval below it, so each fit reaches that far past its end
-        cc, e = fit(mpf_fun(mp.erf), a, b + wid * 2 ** -8, list(range(ERF_TAIL_DEG + 1)),
-                    center=ctr, rel=False,
-                    m=1500, split0=True)
+        b1 = b + wid * 2 ** -8
+        # A center near the middle where the minimax constant term is a float to 2^-36:
+        # then it is one float (no lo part, no lookup for it), and s = a - center stays
+        # exact (Sterbenz). The constant of a free fit sits d from erf(center); d barely
+        # moves with the center, so the search asks erf(c) + d to be a float.
+        mid = (a + b) / 2
+        cf, _ = fit(mpf_fun(mp.erf), a, b1, list(range(ERF_TAIL_DEG + 1)), center=mid,
+                    rel=False, m=1500, split0=True)
+        d = mp.mpf(cf[0]) - mp.erf(mp.mpf(mid))
+        ctr, c0 = float_valued_center(lambda c: mp.erf(c) + d, mid, 2.0 ** -36)
+        cc, e = fit(mpf_fun(mp.erf), a, b1, list(range(1, ERF_TAIL_DEG + 1)),
+                    center=ctr, rel=False, m=1500, fixed=lambda x, c0=c0: np.full_like(x, c0))
         worst = max(worst, e)
-        h, l = split(cc[0])
-        cols[0].append(h)
-        cols[1].append(l)
+        centers.append(ctr)
+        cols[0].append(c0)
         for k in range(1, ERF_TAIL_DEG + 1):
-            cols[k + 1].append(cc[k])
+            cols[k].append(cc[k - 1])
     out.append('\n/* erf(a) for a in [%g, %g): %d intervals of %g, each a degree-%d polynomial in\n'
-               ' * s = a - center (center = start + %g), leading coefficient as hi + lo:\n'
-               ' * absolute error 2^%.1f */\n' % (lo, hi, N, wid, ERF_TAIL_DEG, wid / 2,
-                                                  np.log2(worst)))
+               ' * s = a - center, the center a float near the middle where the constant term\n'
+               ' * c0 of the fit is a float: absolute error 2^%.1f */\n' % (lo, hi, N, wid, ERF_TAIL_DEG,
+                                                             np.log2(worst)))
     out.append('#define ACTK_ERF_TAIL_LO %sf\n#define ACTK_ERF_TAIL_WIDTH %sf\n' %
                (repr(lo), repr(wid)))
-    out.append(vec('actk_erf_c0h', cols[0]))
-    out.append(vec('actk_erf_c0l', cols[1]))
+    out.append(vec('actk_erf_center', centers))
+    out.append(vec('actk_erf_c0', cols[0]))
     for k in range(1, ERF_TAIL_DEG + 1):
-        out.append(vec('actk_erf_c%d' % k, cols[k + 1]))
+        out.append(vec('actk_erf_c%d' % k, cols[k]))
     return ''.join(out)
 
 
