@@ -3,42 +3,35 @@
 #define ACTK_MATH_COEFFS_GELU_H
 
 /* K(t) = t Q(t) e^(t^2/2) for t in [0, 15], Q the upper normal tail: on each of
- * [0,0.5) [0.5,1) [1,2) [2,3) [3,4) [4,6) [6,8) [8,16) a degree-7 polynomial in s = t - center,
- * leading coefficient as hi + lo (0 on the first, where K(0) = 0): relative error 2^-27.1, weighted
- * down where the result is subnormal */
-static const float actk_gelu_center[8] = {0.0f,      0x1.8p-1f, 0x1.8p+0f, 0x1.4p+1f,
-                                          0x1.cp+1f, 0x1.4p+2f, 0x1.cp+2f, 0x1.8p+3f};
-static const float actk_gelu_k0h[8] = {0.0f,           0x1.cd2836p-3f, 0x1.3c144p-2f,
-                                       0x1.69cee6p-2f, 0x1.7d241ap-2f, 0x1.89d3acp-2f,
-                                       0x1.90a4fcp-2f, 0x1.95bcb4p-2f};
-static const float actk_gelu_k0l[8] = {0.0f,
-                                       -0x1.8913e4p-28f,
-                                       0x1.4a667ap-28f,
-                                       0x1.827bp-27f,
-                                       0x1.2b6a66p-27f,
-                                       -0x1.372c46p-30f,
-                                       0x1.91556cp-27f,
-                                       -0x1.378f4ep-28f};
-static const float actk_gelu_k1[8] = {0x1p-1f,        0x1.5bf7f2p-3f, 0x1.204036p-4f,
-                                      0x1.bf399ep-6f, 0x1.a29f04p-7f, 0x1.542a96p-8f,
-                                      0x1.106374p-9f, 0x1.d0fdb4p-12f};
-static const float actk_gelu_k2[8] = {-0x1.98844p-2f,   -0x1.c2c6f4p-4f, -0x1.3320c4p-5f,
-                                      -0x1.789db8p-7f,  -0x1.1ee1a4p-8f, -0x1.66feaep-10f,
-                                      -0x1.b2797ep-12f, -0x1.c4d174p-15f};
-static const float actk_gelu_k3[8] = {0x1.fffa1cp-3f,  0x1.d68c82p-5f,  0x1.0d61a4p-6f,
-                                      0x1.0ac21ep-8f,  0x1.4fb558p-10f, 0x1.481358p-12f,
-                                      0x1.2f21ccp-14f, 0x1.8437e6p-18f};
-static const float actk_gelu_k4[8] = {-0x1.100afep-3f,  -0x1.a88bdp-6f,   -0x1.9e9ec4p-8f,
-                                      -0x1.51491cp-10f, -0x1.630058p-12f, -0x1.11df9ap-14f,
-                                      -0x1.865636p-17f, -0x1.3b65fp-21f};
-static const float actk_gelu_k5[8] = {0x1.f8a156p-5f,  0x1.571e08p-7f,  0x1.2155e6p-9f,
-                                      0x1.880c1ep-12f, 0x1.5c5122p-14f, 0x1.ad5a7p-17f,
-                                      0x1.dbba66p-20f, 0x1.119054p-24f};
-static const float actk_gelu_k6[8] = {-0x1.85057ep-6f,  -0x1.01631ap-8f, -0x1.8682fep-11f,
-                                      -0x1.b75f8ap-14f, -0x1.49c1ep-16f, -0x1.55bc0ep-19f,
-                                      -0x1.20e88ep-22f, 0x1.abc884p-32f};
-static const float actk_gelu_k7[8] = {0x1.74765ep-8f,  0x1.63ef8cp-10f, 0x1.dfcb32p-13f,
-                                      0x1.c3efep-16f,  0x1.2ac8a6p-18f, 0x1.eecbaep-22f,
-                                      0x1.474574p-25f, 0x1.ac885ap-30f};
+ * [0,0.5) [0.5,1) [1,2) [2,3) [3,4) [4,6) [6,8) [8,16) a degree-7 polynomial in s = t - center, the
+ * center a float near the middle where the constant term is a float (0 on the first, where K(0) =
+ * 0): relative error 2^-27.1, weighted down where the result is subnormal */
+static const float actk_gelu_center[8] = {0.0f,           0x1.7ffc04p-1f, 0x1.8000d4p+0f,
+                                          0x1.400508p+1f, 0x1.bfffacp+1f, 0x1.40013ap+2f,
+                                          0x1.bfff34p+2f, 0x1.7ffbaep+3f};
+static const float actk_gelu_k0[8] = {0.0f,           0x1.cd258p-3f,  0x1.3c147cp-2f,
+                                      0x1.69dp-2f,    0x1.7d2412p-2f, 0x1.89d3c6p-2f,
+                                      0x1.90a4f6p-2f, 0x1.95bca4p-2f};
+static const float actk_gelu_k1[8] = {0x1p-1f,        0x1.5bfb74p-3f, 0x1.203f38p-4f,
+                                      0x1.bf2adp-6f,  0x1.a29fc2p-7f, 0x1.542724p-8f,
+                                      0x1.1064cep-9f, 0x1.d10cfcp-12f};
+static const float actk_gelu_k2[8] = {-0x1.98844p-2f,  -0x1.c2cc72p-4f, -0x1.331f78p-5f,
+                                      -0x1.788e02p-7f, -0x1.1ee24ap-8f, -0x1.66f9f4p-10f,
+                                      -0x1.b27c5p-12f, -0x1.c4e51cp-15f};
+static const float actk_gelu_k3[8] = {0x1.fffa1cp-3f,  0x1.d69332p-5f,  0x1.0d6038p-6f,
+                                      0x1.0ab508p-8f,  0x1.4fb51ap-10f, 0x1.480e8p-12f,
+                                      0x1.2f245ap-14f, 0x1.844d6cp-18f};
+static const float actk_gelu_k4[8] = {-0x1.100afep-3f,  -0x1.a89294p-6f,  -0x1.9e9b9p-8f,
+                                      -0x1.51348ap-10f, -0x1.6300f8p-12f, -0x1.11dadap-14f,
+                                      -0x1.865a5p-17f,  -0x1.3b7c7p-21f};
+static const float actk_gelu_k5[8] = {0x1.f8a156p-5f, 0x1.571bf6p-7f,  0x1.215732p-9f,
+                                      0x1.87e33p-12f, 0x1.5cc258p-14f, 0x1.ad3da6p-17f,
+                                      0x1.dbb4dp-20f, 0x1.118d44p-24f};
+static const float actk_gelu_k6[8] = {-0x1.85057ep-6f,  -0x1.0164e8p-8f,  -0x1.8691dep-11f,
+                                      -0x1.b7763ap-14f, -0x1.49d7dap-16f, -0x1.55ac6p-19f,
+                                      -0x1.20e75cp-22f, 0x1.a488b8p-32f};
+static const float actk_gelu_k7[8] = {0x1.74765ep-8f,  0x1.65dbe4p-10f, 0x1.df78c6p-13f,
+                                      0x1.c59438p-16f, 0x1.1dc454p-18f, 0x1.efe424p-22f,
+                                      0x1.47dfdp-25f,  0x1.ac81bep-30f};
 
 #endif

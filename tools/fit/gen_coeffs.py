@@ -124,7 +124,7 @@ def gelu_coeffs():
     def subnormal_weight(t):
         v = np.array([float(mp.mpf(x) * 0.5 * mp.erfc(mp.mpf(x) / mp.sqrt(2))) for x in t])
         return np.minimum(1.0, v / 2.0 ** -126)
-    cols = [[] for _ in range(GELU_DEG + 3)]
+    cols = [[] for _ in range(GELU_DEG + 2)]
     worst = 0
     for (a, b) in GELU_IV:
         if a == 0:
@@ -133,26 +133,29 @@ def gelu_coeffs():
                         rel=True, m=1500, fixed=lambda x: 0.5 * x)
             cc = [0.0, 0.5] + cc
         else:
-            ctr = (a + b) / 2
-            cc, e = fit(mpf_fun(K), a, min(b, 15.0), list(range(GELU_DEG + 1)), center=ctr,
-                        rel=True, m=1500, split0=True, err_scale=subnormal_weight)
+            # as for erf: a center near the middle where the constant term of the fit is a
+            # float, so it needs no lo part (d: a free fit's constant minus K(mid))
+            b1, mid = min(b, 15.0), (a + b) / 2
+            cf, _ = fit(mpf_fun(K), a, b1, list(range(GELU_DEG + 1)), center=mid, rel=True,
+                        m=1500, split0=True, err_scale=subnormal_weight)
+            d = mp.mpf(cf[0]) - K(mp.mpf(mid))
+            ctr, c0 = float_valued_center(lambda c: K(c) + d, mid, 2.0 ** -36)
+            cc, e = fit(mpf_fun(K), a, b1, list(range(1, GELU_DEG + 1)), center=ctr, rel=True,
+                        m=1500, err_scale=subnormal_weight,
+                        fixed=lambda x, c0=c0: np.full_like(x, c0))
+            cc = [c0] + cc
         worst = max(worst, e)
-        h, l = split(cc[0])
         cols[0].append(ctr)
-        cols[1].append(h)
-        cols[2].append(l)
-        for k in range(1, GELU_DEG + 1):
-            cols[k + 2].append(cc[k])
+        for k in range(0, GELU_DEG + 1):
+            cols[k + 1].append(cc[k])
     out = ['/* K(t) = t Q(t) e^(t^2/2) for t in [0, 15], Q the upper normal tail: on each of\n'
-           ' * %s a degree-%d polynomial in s = t - center, leading coefficient as\n'
-           ' * hi + lo (0 on the first, where K(0) = 0): relative error 2^%.1f, weighted down\n'
-           ' * where the result is subnormal */\n' % (' '.join(
-               '[%g,%g)' % iv for iv in GELU_IV), GELU_DEG, np.log2(worst))]
+           ' * %s a degree-%d polynomial in s = t - center, the center a float\n'
+           ' * near the middle where the constant term is a float (0 on the first, where\n'
+           ' * K(0) = 0): relative error 2^%.1f, weighted down where the result is subnormal */\n'
+           % (' '.join('[%g,%g)' % iv for iv in GELU_IV), GELU_DEG, np.log2(worst))]
     out.append(vec('actk_gelu_center', cols[0]))
-    out.append(vec('actk_gelu_k0h', cols[1]))
-    out.append(vec('actk_gelu_k0l', cols[2]))
-    for k in range(1, GELU_DEG + 1):
-        out.append(vec('actk_gelu_k%d' % k, cols[k + 2]))
+    for k in range(0, GELU_DEG + 1):
+        out.append(vec('actk_gelu_k%d' % k, cols[k + 1]))
     return ''.join(out)
 
 
