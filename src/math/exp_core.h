@@ -39,8 +39,9 @@ ACTK_INLINE vf exp_core_poly(vf r) {
   return vf_fma(r2, vf_fma(q23, r2, q01), r);
 }
 
-/* e^(k w - zsub) for k a power of two (k w exact, so t can be formed from w
- * and the product stays off the dependency chain: gelu's e^(-t^2/2), 1%);
+/* e^(k w - zsub) for k a power of two (k w exact but where it underflows,
+ * where n = 0 and r = k w either way; t is formed from w, so the product
+ * stays off the dependency chain: gelu's e^(-t^2/2), 1%);
  * zsub is the low part of a z the caller formed as an unevaluated pair (0
  * if none). |k w| <= 2^20. */
 ACTK_INLINE exp_core exp_core_of_pow2(vf w, float k, vf zsub) {

@@ -19,6 +19,8 @@ ACTK_INLINE vf sigmoid_v(vf x) {
  * ulps of relative error on the negative side (40 ulp at alpha x = -80). The
  * clamp at -193.5 = -279.2 ln 2 rounds x e^z to zero for every finite x, as
  * the exact value does, so it never changes a result; k >= -180. */
+/* fast_y: the caller's logistic_fast (or _exact) x / (1 + e^-z) for this same
+ * z = zh - zsub; only its lanes where logistic_fast_lanes(zh) holds are used. */
 ACTK_INLINE vf swish_of(vf x, vf zh, vf zsub, vf fast_y) {
   const vf abs_mask = vi_bits(vi_splat(0x7fffffff));
   const vf sign = vf_splat(ACTK_SIGN_MASK);
@@ -49,9 +51,9 @@ ACTK_INLINE vf swish_v(vf x, vf alpha) {
 }
 
 /* alpha = 1: z = x is exact, so the fast form takes exp_core_neg_exact (no
- * low part to subtract: 0.367 -> 0.346 ns/el on AVX2 for the +0 constant,
- * then one fma fewer in the reduction); the general form's low part is +0
- * (NaN for infinite x, which it zeroes anyway). */
+ * low part: one fma fewer in the reduction) and the general form gets the
+ * constant +0 as its low part (swish_v's x - x would be NaN for infinite x,
+ * which swish_of zeroes anyway). */
 ACTK_INLINE vf silu_v(vf x) { return swish_of(x, x, vf_splat(0.0f), logistic_fast_exact(x, x)); }
 
 #endif

@@ -14,8 +14,9 @@
  * Both are a known part minus a quotient that is small beside the result
  * (<= 0.67 of it for n >= 2, shrinking with n; <= 0.16 for n <= 1), so the
  * last subtraction is the only full-size rounding. num is formed as
- * (1 - h) + h^2 (E1 + E2 h^2 - h (O1 + O2 h^2)), one rounding at the end,
- * rather than as E - hO from two rounded parts, and den from num itself:
+ * (1 - h) + h^2 (E1 + E2 h^2 - h (O1 + O2 h^2)) (two roundings: 1 - h and
+ * the final fma) rather than as E - hO from two rounded parts, and den
+ * from num itself:
  * then the result rises with x everywhere (checked over every float; E - hO
  * gave 1-ulp dips on [0.715, 1)) and the max error is 1.09 ulp (1.29). h = a -
  * n ln2/2 uses one constant (off by 1.9e-9: a relative error of n 2^-29 in
