@@ -8,9 +8,10 @@
  * exponent and first mantissa bit of t (a shift; s is exact), the first one
  * [0, 0.5) with center 0 and no constant term, so that K keeps its relative
  * accuracy down to t = 0; the others centred near their middle where the
- * constant term is a float (no low part to look up: 2% of gelu's time). t^2 is split exactly so
- * e^(-t^2/2) is right to the last bit even at 1e-38. This is the erfc form of the definition: 1 +
- * erf never cancels because it is never formed. One path for every x (a separate small-|x|
+ * constant term is a float (no low part to look up: 2% of gelu's time).
+ * t^2 is split exactly so e^(-t^2/2) is right to the last bit even at
+ * 1e-38. This is the erfc form of the definition: 1 + erf never cancels
+ * because it is never formed. One path for every x (a separate small-|x|
  * polynomial, selected per lane, cost 10% more time). */
 #ifndef ACTK_MATH_GELU_H
 #define ACTK_MATH_GELU_H

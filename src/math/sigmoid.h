@@ -18,8 +18,8 @@ ACTK_INLINE vf sigmoid_v(vf x) {
 /* alpha * x is kept exact as a pair: rounding it would cost |alpha x| half
  * ulps of relative error on the negative side (40 ulp at alpha x = -80). The
  * clamp at -193.5 = -279.2 ln 2 rounds x e^z to zero for every finite x, as
- * the exact value does, so it never changes a result; k >= -180. */
-/* fast_y: the caller's logistic_fast (or _exact) x / (1 + e^-z) for this same
+ * the exact value does, so it never changes a result; k >= -180.
+ * fast_y: the caller's logistic_fast (or _exact) x / (1 + e^-z) for this same
  * z = zh - zsub; only its lanes where logistic_fast_lanes(zh) holds are used. */
 ACTK_INLINE vf swish_of(vf x, vf zh, vf zsub, vf fast_y) {
   const vf abs_mask = vi_bits(vi_splat(0x7fffffff));
