@@ -29,6 +29,10 @@ typedef struct actk_arm {
   actk_swish_kernel swish;
   actk_bias_kernel bias_gelu, bias_gelu_tanh;
   actk_rope_kernel rope;
+  /* Whether b[0..len) holds a NaN: the bias kernels' choice of row (the
+   * plain add or the NaN-ordered one). Here so tests can check it directly:
+   * with operand orders that keep x first, both rows give the same bits. */
+  int (*bias_has_nan)(const float *b, size_t len);
 } actk_arm;
 
 /* Defined by each arm's translation unit. */

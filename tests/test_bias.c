@@ -8,6 +8,7 @@
  * every arm: the reference add below spells that out rather than leaving the
  * choice to how the compiler orders the operands of `x + b`. */
 #include "actk_test.h"
+#include "dispatch.h"
 
 static const size_t widths[] = {1, 3, 7, 8, 9, 63, 64, 65, 4099};
 static const size_t rows[] = {1, 2, 3, 5, 17};
@@ -98,6 +99,41 @@ static void test_special_pairs(void **state) {
   compare(tc, x, bias, W, W, t, want, y);
 }
 
+/* White box: the bias kernels pick the plain x + b row only for a bias row
+ * without NaN. With this compiler both rows give the same bits (x stays the
+ * first operand of the add), so the outputs above cannot see a wrong pick:
+ * check the scan itself, NaN at every position of every width up to 200
+ * (the vector body, the masked tail, one element) and at the ends and tail
+ * positions of wide rows, from aligned and misaligned starts. */
+static void test_nan_scan(void **state) {
+  (void)state;
+  enum { MAXW = 4099, OFF = 3 };
+  static float buf[MAXW + OFF];
+  const float nans[] = {u2f(0x7fc00000u), u2f(0xff800001u), u2f(0x7fc12345u)};
+  for (int isa = 0; isa < test_n_isa(); isa++) {
+    const actk_arm *arm = actk_dispatch_find((actk_isa)isa);
+    if (!arm) continue; /* not supported here */
+    for (size_t off = 0; off < OFF; off++) {
+      float *b = buf + off;
+      for (size_t w = 1; w <= MAXW; w = (w < 200) ? w + 1 : (w < 4096 ? 4096 : w + 3)) {
+        for (size_t i = 0; i < w; i++) b[i] = (float)i - 7.5f;
+        b[w / 2] = INFINITY; /* infinities are not NaN */
+        if (w > 1) b[w - 1] = -INFINITY;
+        test_check(!arm->bias_has_nan(b, w),
+                   "%s: NaN reported in a NaN-free row of %zu (offset %zu)", arm->name, w, off);
+        for (size_t p = 0; p < w; p++) {
+          if (w > 200 && p > 20 && p + 20 < w) continue;
+          float keep = b[p];
+          b[p] = nans[p % 3];
+          test_check(arm->bias_has_nan(b, w), "%s: NaN at %zu of a row of %zu (offset %zu) missed",
+                     arm->name, p, w, off);
+          b[p] = keep;
+        }
+      }
+    }
+  }
+}
+
 int main(void) {
   test_op all[TEST_MAX_OPS];
   size_t n = test_ops(all), k = 0;
@@ -108,5 +144,7 @@ int main(void) {
       test_run_op_arm_group("bias: fused == add then gelu", g_ops, k, test_fused_equals_unfused);
   failed +=
       test_run_op_arm_group("bias: every pair of special values", g_ops, k, test_special_pairs);
+  const struct CMUnitTest scan[] = {cmocka_unit_test(test_nan_scan)};
+  failed += cmocka_run_group_tests_name("bias: NaN scan of the bias row", scan, NULL, NULL);
   return failed != 0;
 }

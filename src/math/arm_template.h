@@ -79,6 +79,8 @@ ACTK_INLINE int any_nan(const float *b, size_t len) {
     if (i < n) row(x + i, b, y + i, n - i);                                                        \
   }
 
+static int bias_has_nan_kernel(const float *b, size_t len) { return any_nan(b, len); }
+
 ACTK_UNARY_KERNEL(silu_kernel, silu_v)
 
 static void swish_kernel(const float *x, float *y, size_t n, float alpha) {
@@ -117,7 +119,8 @@ ACTK_BIAS_KERNEL(bias_gelu_tanh_kernel, bias_gelu_tanh_row, bias_gelu_tanh_plain
                         .swish = swish_kernel,                                                     \
                         .bias_gelu = bias_gelu_kernel,                                             \
                         .bias_gelu_tanh = bias_gelu_tanh_kernel,                                   \
-                        .rope = rope_rows_kernel};
+                        .rope = rope_rows_kernel,                                                  \
+                        .bias_has_nan = bias_has_nan_kernel};
 /* NOLINTEND(bugprone-macro-parentheses) */
 
 #endif
