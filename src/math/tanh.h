@@ -16,13 +16,13 @@
  * last subtraction is the only full-size rounding. num is formed as
  * (1 - h) + h^2 (E1 + E2 h^2 - h (O1 + O2 h^2)) (two roundings: 1 - h and
  * the final fma) rather than as E - hO from two rounded parts, and den
- * from num itself:
- * then the result rises with x everywhere (checked over every float; E - hO
- * gave 1-ulp dips on [0.715, 1)) and the max error is 1.09 ulp (1.29). h = a -
- * n ln2/2 uses one constant (off by 1.9e-9: a relative error of n 2^-29 in
- * s e^2h, which the first form divides by again). Beyond a = 9.1 the result
- * rounds to 1, so the clamp changes nothing; s stays normal; (s + 1)/2 is
- * exact up to n = 23 and above that the lost 1/2 is under 2^-24 of den. */
+ * from num itself: then the result rises with x everywhere (checked over
+ * every float; num = E - hO gave 1-ulp dips on [0.715, 1) and 1.29 ulp) and
+ * the max error is 1.09 ulp. h = a - n ln2/2 uses one constant (off by
+ * 1.9e-9: a relative error of n 2^-29 in s e^2h, which the first form
+ * divides by again). Beyond a = 9.1 the result rounds to 1, so the clamp
+ * changes nothing; s stays normal; (s + 1)/2 is exact up to n = 23 and
+ * above that the lost 1/2 is under 2^-24 of den. */
 #ifndef ACTK_MATH_TANH_H
 #define ACTK_MATH_TANH_H
 
