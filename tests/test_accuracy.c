@@ -24,7 +24,7 @@ static const struct {
   const char *name;
   double max_ulp;
   uint32_t worst_x;
-} documented[] = {{"erf", 1.387 + 0.001, 0x3f977cedu},        {"tanh", 1.089 + 0.001, 0x3f319276u},
+} documented[] = {{"erf", 1.075 + 0.001, 0x3f05f780u},        {"tanh", 1.089 + 0.001, 0x3f319276u},
                   {"sigmoid", 1.717 + 0.001, 0xbf8d7123u},    {"silu", 1.715 + 0.001, 0xc0be1e59u},
                   {"quick_gelu", 1.779 + 0.001, 0xc0aff230u}, {"gelu", 1.860 + 0.001, 0xbeac327eu},
                   {"gelu_tanh", 1.882 + 0.001, 0xc0a63bb2u}};

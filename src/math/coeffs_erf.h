@@ -2,36 +2,36 @@
 #ifndef ACTK_MATH_COEFFS_ERF_H
 #define ACTK_MATH_COEFFS_ERF_H
 
-/* erf(a) = a + a P(a^2) for |a| < 0.754: relative error 2^-29.2 */
-#define ACTK_ERF_SMALL 0.754f
-static const float actk_erf_small[6] = {0x1.06eba8p-3f,  -0x1.81273ap-2f, 0x1.ce2acep-4f,
-                                        -0x1.b7a75cp-6f, 0x1.4f188ap-8f,  -0x1.613e52p-11f};
-
-/* erf(a) for a in [0.75, 4): 8 intervals of 0.40625, each a degree-5 polynomial in
- * s = a - center, the center a float near the middle where the constant term
- * c0 of the fit is a float: absolute error 2^-24.3 */
-#define ACTK_ERF_TAIL_LO 0.75f
-#define ACTK_ERF_TAIL_WIDTH 0.40625f
-static const float actk_erf_center[8] = {0x1.e8066ep-1f, 0x1.5c0d16p+0f, 0x1.c3fa0cp+0f,
-                                         0x1.162dcap+1f, 0x1.4a074p+1f,  0x1.7dfee6p+1f,
-                                         0x1.b2314cp+1f, 0x1.ea90f2p+1f};
-static const float actk_erf_c0[8] = {0x1.a5099cp-1f, 0x1.e416bcp-1f, 0x1.f9959cp-1f,
-                                     0x1.feeaacp-1f, 0x1.ffdd22p-1f, 0x1.fffccep-1f,
-                                     0x1.ffffcap-1f, 0x1.fffffep-1f};
-static const float actk_erf_c1[8] = {0x1.d1c7b4p-2f,  0x1.6bedcp-3f,   0x1.995af2p-5f,
-                                     0x1.489c7ep-7f,  0x1.7f9638p-10f, 0x1.40bb8p-13f,
-                                     0x1.7d1886p-17f, 0x1.fb038cp-22f};
-static const float actk_erf_c2[8] = {-0x1.bbf7fcp-2f,  -0x1.eed4fep-3f, -0x1.696628p-4f,
-                                     -0x1.650b98p-6f,  -0x1.ee31cep-9f, -0x1.ddc506p-12f,
-                                     -0x1.4205ecp-15f, -0x1.e336e6p-20f};
-static const float actk_erf_c3[8] = {0x1.fb52eep-4f,  0x1.4727b2p-3f, 0x1.6527p-4f,
-                                     0x1.cea0f8p-6f,  0x1.88fa1ep-8f, 0x1.c0fee2p-11f,
-                                     0x1.5c9102p-14f, 0x1.22de2ep-18f};
-static const float actk_erf_c4[8] = {0x1.5defa2p-4f,   -0x1.b533e8p-6f, -0x1.815158p-5f,
-                                     -0x1.81fd1ap-6f,  -0x1.b25528p-8f, -0x1.34409ap-10f,
-                                     -0x1.1f591ap-13f, -0x1.1b8482p-17f};
-static const float actk_erf_c5[8] = {-0x1.18788ap-4f, -0x1.0b80f6p-5f, 0x1.c97244p-8f,
-                                     0x1.81f8aep-7f,  0x1.4297ap-8f,   0x1.250f46p-10f,
-                                     0x1.4b31b2p-13f, 0x1.e799c6p-17f};
+/* erf(a) for a in [0, 4): 8 intervals of 0.5, each a degree-6 polynomial P in
+ * s = a - center, erf = u c0 + u P(s) (one fma). The first: u = a, c0 = 1,
+ * P = erf(a)/a - 1, relative error 2^-26.8; the others: u = 1, c0 the float
+ * nearest erf(center), center the middle, absolute error 2^-25.7 */
+#define ACTK_ERF_WIDTH 0.5f
+static const float actk_erf_center[8] = {0.0f,      0x1.8p-1f, 0x1.4p+0f, 0x1.cp+0f,
+                                         0x1.2p+1f, 0x1.6p+1f, 0x1.ap+1f, 0x1.ep+1f};
+static const float actk_erf_c0[8] = {0x1p+0f,        0x1.6c1c98p-1f, 0x1.d8865ep-1f,
+                                     0x1.f92d08p-1f, 0x1.ff4048p-1f, 0x1.fff2dp-1f,
+                                     0x1.ffff7p-1f,  0x1.fffffcp-1f};
+static const float actk_erf_p0[8] = {0x1.06eba8p-3f,   -0x1.5e35p-26f,   -0x1.72b9cp-27f,
+                                     -0x1.01043cp-26f, -0x1.436faap-26f, -0x1.3ecfdep-27f,
+                                     -0x1.81d7ecp-27f, 0x1.78e2b6p-28f};
+static const float actk_erf_p1[8] = {-0x1.228808p-20f, 0x1.492e54p-1f, 0x1.e4653ep-3f,
+                                     0x1.b054dap-5f,   0x1.d413e8p-8f, 0x1.336322p-11f,
+                                     0x1.e9ca34p-16f,  0x1.d976f4p-21f};
+static const float actk_erf_p2[8] = {-0x1.811c5ap-2f,  -0x1.edc54ap-2f, -0x1.2ebf5ep-2f,
+                                     -0x1.7a4a88p-4f,  -0x1.074b02p-6f, -0x1.a6a534p-10f,
+                                     -0x1.8dea7ep-14f, -0x1.bbc438p-19f};
+static const float actk_erf_p3[8] = {-0x1.1045fep-11f, 0x1.b5dacp-6f,  0x1.5716p-3f,
+                                     0x1.715e5ap-4f,   0x1.63f9a2p-6f, 0x1.698504p-9f,
+                                     0x1.9962d6p-13f,  0x1.0971dep-17f};
+static const float actk_erf_p4[8] = {0x1.da1432p-4f,   0x1.348f1ap-3f,  -0x1.918a6ep-8f,
+                                     -0x1.8a105cp-5f,  -0x1.38c294p-6f, -0x1.ab05cap-9f,
+                                     -0x1.2c08bap-12f, -0x1.ce4462p-17f};
+static const float actk_erf_p5[8] = {-0x1.fff04p-8f,  -0x1.a393fcp-5f, -0x1.7f1b9cp-5f,
+                                     0x1.86f9e2p-8f,  0x1.5ab618p-7f,  0x1.72743ap-9f,
+                                     0x1.5ceb8ap-12f, 0x1.5337c4p-16f};
+static const float actk_erf_p6[8] = {-0x1.2843aap-6f,  -0x1.b12fcap-6f, 0x1.50be9ep-6f,
+                                     0x1.279d12p-7f,   -0x1.6ae0cep-9f, -0x1.b47012p-10f,
+                                     -0x1.1f3f32p-12f, -0x1.5c6bdep-16f};
 
 #endif

@@ -1,54 +1,47 @@
-/* erf(x), odd: computed on |x|, sign copied back.
+/* erf(x), odd: computed on a = |x|, sign copied back.
  *
- * |x| < 0.754: erf(a) = a + a P(a^2), one rounding at the end.
- * [0.75, 4): eight intervals of 0.40625, each a degree-5 polynomial in
- * s = a - center. Each center is a float near the middle of its interval
- * where the fit's constant term is a float (to 2^-36), so it needs no low
- * part (one lookup fewer: 3% of erf's time) and the final addition is the
- * only rounding that matters (the result is in [0.71, 1)); s is exact
- * (Sterbenz).
- * Its absolute error, 2^-24.3, is spent on purpose: degree 6 (2^-28, 0.72
- * ulp overall) cost 12% more time; this gives 1.39 ulp. Both polynomials go
- * Estrin-style: the dependency chain, more than the op count, limits the loop.
- * Beyond 4, erf rounds to 1; the polynomial of the last interval, evaluated
- * at the clamp 4, also rounds to 1. */
+ * One path: [0, 4) in eight intervals of 0.5, each a degree-6 polynomial P
+ * in s = a - center (coeffs_erf.h).
+ *   [0, 0.5):  erf(a) = a + a P(a)    (center 0; P = erf(a)/a - 1 in
+ *              [0.04, 0.13], so the fma's rounding is the only full-size
+ *              one and the result keeps its relative accuracy down to
+ *              subnormal a)
+ *   [0.5, 4):  erf(a) = c0 + P(s)     (center the middle, so s is exact by
+ *              Sterbenz; c0 the float nearest erf(center), P's own constant
+ *              term takes up the rest; |P| <= 0.21 beside a result >= 0.52)
+ * Both are y = u P + u c0 with (u, c0) = (a, 1) or (1, c0): one fma, the
+ * choice made per lane before it rather than two paths computed for every
+ * lane and one picked after (the earlier design, a small odd polynomial on
+ * [0, 0.754) and degree 5 past it: 10% more time, 1.39 ulp; this: 1.08).
+ * Beyond 4, erf rounds to 1; the last polynomial, evaluated at the clamp 4,
+ * also rounds to 1. */
 #ifndef ACTK_MATH_ERF_H
 #define ACTK_MATH_ERF_H
 
 #include "coeffs_erf.h"
 #include "vec_contract.h"
 
-#define ACTK_ROUND_MAGIC_ERF 0x1.8p23f /* v + magic rounds v to an integer in the low bits */
-
 ACTK_INLINE vf erf_v(vf x) {
   const vf sign = vf_splat(-0.0f);
   vf a = vf_andnot(sign, x);
-  /* small */
-  vf w = vf_mul(a, a);
-  const float *c = actk_erf_small;
-  vf p01 = vf_fma(vf_splat(c[1]), w, vf_splat(c[0]));
-  vf p23 = vf_fma(vf_splat(c[3]), w, vf_splat(c[2]));
-  vf p45 = vf_fma(vf_splat(c[5]), w, vf_splat(c[4]));
-  vf w2 = vf_mul(w, w);
-  vf p = vf_fma(vf_fma(p45, w2, p23), w2, p01);
-  vf ys = vf_fma(a, p, a);
-  /* tail: NaN survives the clamp (vf_min returns its second operand) */
+  /* NaN survives the clamp (vf_min returns its second operand) */
   vf ac = vf_min(vf_splat(4.0f), a);
-  /* k = round((a - lo) / width - 0.5 - 2^-8) lands in the low bits of u
-   * (the add-magic trick; the lookup reads k mod 8). Lanes just above a
-   * boundary may take the interval below, whose fit extends that far; at
-   * the clamp 4, k = 7; small lanes get any k and are not selected. */
-  vf v = vf_fma(ac, vf_splat(1.0f / ACTK_ERF_TAIL_WIDTH),
-                vf_splat(-ACTK_ERF_TAIL_LO / ACTK_ERF_TAIL_WIDTH - 0.5f - 0x1p-8f));
-  vi k = vf_bits(vf_add(v, vf_splat(ACTK_ROUND_MAGIC_ERF)));
-  vf s = vf_sub(ac, vf_lookup8(actk_erf_center, k)); /* exact (Sterbenz) */
+  /* k = trunc(a / width - 2^-8): a lane just above a boundary takes the
+   * interval below, whose fit extends that far; 7 at the clamp; -2^-8 at
+   * a = 0 truncates to 0. NaN gives INT_MIN, whose low bits pick 0. */
+  vf w = vf_fma(ac, vf_splat(1.0f / ACTK_ERF_WIDTH), vf_splat(-0x1p-8f));
+  vi k = vf_to_vi_trunc(w);
+  vm first = vm_lt(w, vf_splat(1.0f)); /* exactly the lanes where k = 0 */
+  vf s = vf_sub(ac, vf_lookup8(actk_erf_center, k));
   vf s2 = vf_mul(s, s);
-  vf q45 = vf_fma(vf_lookup8(actk_erf_c5, k), s, vf_lookup8(actk_erf_c4, k));
-  vf q23 = vf_fma(vf_lookup8(actk_erf_c3, k), s, vf_lookup8(actk_erf_c2, k));
-  vf q01 = vf_mul(vf_lookup8(actk_erf_c1, k), s);
-  vf q = vf_fma(vf_fma(q45, s2, q23), s2, q01);
-  vf yt = vf_add(vf_lookup8(actk_erf_c0, k), q);
-  vf y = vf_select(vm_lt(a, vf_splat(ACTK_ERF_SMALL)), ys, yt);
+  vf p01 = vf_fma(vf_lookup8(actk_erf_p1, k), s, vf_lookup8(actk_erf_p0, k));
+  vf p23 = vf_fma(vf_lookup8(actk_erf_p3, k), s, vf_lookup8(actk_erf_p2, k));
+  vf p45 = vf_fma(vf_lookup8(actk_erf_p5, k), s, vf_lookup8(actk_erf_p4, k));
+  vf p456 = vf_fma(vf_lookup8(actk_erf_p6, k), s2, p45);
+  vf p = vf_fma(vf_fma(p456, s2, p23), s2, p01);
+  /* (u, u c0) = (a, a) on the first interval (c0 = 1 there), (1, c0) past it */
+  vf u = vf_select(first, ac, vf_splat(1.0f));
+  vf y = vf_fma(u, p, vf_mul(u, vf_lookup8(actk_erf_c0, k)));
   return vf_or(y, vf_and(x, sign));
 }
 

@@ -13,9 +13,8 @@ mp.mp.dps = 40
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, '..', '..', 'src', 'math')
 
-ERF_SMALL = 0.754        # erf: |x| below uses a + a P(a^2); past 0.75 + 0.40625/256 (see erf.h)
-ERF_TAIL = (0.75, 4.0, 8)  # 8 equal intervals, one polynomial each
-ERF_TAIL_DEG = 5
+ERF_IV = (4.0, 8)        # erf: [0, 4) in 8 equal intervals, one polynomial each
+ERF_DEG = 6
 GELU_IV = [(0, 0.5), (0.5, 1), (1, 2), (2, 3), (3, 4), (4, 6), (6, 8), (8, 16)]
 GELU_DEG = 7
 
@@ -57,56 +56,57 @@ def float_valued_center(f, mid, tol):
 
 
 def erf_coeffs():
-    out = []
-    # small: erf(a) = a + a P(w), w = a^2; error weighted as relative error of erf
-    def P(w):
-        return mp.erf(mp.sqrt(w)) / mp.sqrt(w) - 1 if w > 0 else 2 / mp.sqrt(mp.pi) - 1
-    def rel_w(w):
-        return np.array([float(1 / (mp.erf(mp.sqrt(mp.mpf(v))) / mp.sqrt(mp.mpf(v)))) if v > 0
-                         else float(mp.sqrt(mp.pi) / 2) for v in w])
-    W = ERF_SMALL ** 2
-    c, e = fit(mpf_fun(P), 0, W, list(range(6)), rel=False, m=2000, err_scale=rel_w)
-    out.append('/* erf(a) = a + a P(a^2) for |a| < %g: relative error 2^%.1f */\n' %
-               (ERF_SMALL, np.log2(e)))
-    out.append('#define ACTK_ERF_SMALL %sf\n' % repr(ERF_SMALL))
-    out.append('static const float actk_erf_small[%d] = {%s};\n' %
-               (len(c), ', '.join(lit(v) for v in c)))
-    lo, hi, N = ERF_TAIL
-    wid = (hi - lo) / N
-    centers, cols = [], [[] for _ in range(ERF_TAIL_DEG + 1)]
-    worst = 0
+    hi, N = ERF_IV
+    wid = hi / N
+    cols = [[] for _ in range(ERF_DEG + 1)]
+    centers, c0s, worst = [], [], [0.0, 0.0]
     for i in range(N):
-        a = lo + i * wid
-        b = a + wid
-        # the kernel's index rounds (a - lo)/wid - 0.5 - 2^-8: a lane up to wid 2^-8 above a
-        # boundary takes the interval below it, so each fit reaches that far past its end
+        a, b = i * wid, (i + 1) * wid
+        # the kernel's index truncates a / wid - 2^-8: a lane up to wid 2^-8 above a boundary
+        # takes the interval below it, so each fit reaches that far past its end
         b1 = b + wid * 2 ** -8
-        # A center near the middle where the minimax constant term is a float to 2^-36:
-        # then it is one float (no lo part, no lookup for it), and s = a - center stays
-        # exact (Sterbenz). The constant of a free fit sits d from erf(center); d barely
-        # moves with the center, so the search asks erf(c) + d to be a float.
-        mid = (a + b) / 2
-        cf, _ = fit(mpf_fun(mp.erf), a, b1, list(range(ERF_TAIL_DEG + 1)), center=mid,
-                    rel=False, m=1500, split0=True)
-        d = mp.mpf(cf[0]) - mp.erf(mp.mpf(mid))
-        ctr, c0 = float_valued_center(lambda c: mp.erf(c) + d, mid, 2.0 ** -36)
-        cc, e = fit(mpf_fun(mp.erf), a, b1, list(range(1, ERF_TAIL_DEG + 1)),
-                    center=ctr, rel=False, m=1500, fixed=lambda x, c0=c0: np.full_like(x, c0))
-        worst = max(worst, e)
+        if i == 0:
+            # erf(a) = a + a P(a): P(s) = erf(s)/s - 1, its error weighted as the relative
+            # error it gives erf (no constant term of erf to hold, so s = a, center 0)
+            def P(x):
+                return np.array([float(mp.erf(mp.mpf(v)) / mp.mpf(v) - 1) if v > 0 else
+                                 float(2 / mp.sqrt(mp.pi) - 1) for v in x])
+            def rel(x):
+                return np.array([float(mp.mpf(v) / mp.erf(mp.mpf(v))) if v > 0 else
+                                 float(mp.sqrt(mp.pi) / 2) for v in x])
+            ctr, c0 = 0.0, 1.0  # c0 = 1: the kernel's v = u c0 is then a
+            # P(0) = 2/sqrt(pi) - 1 is the whole error for tiny a, which are most floats: pin it
+            # to its nearest float (a free fit lands 0.9 ulp of it away: 7% of all inputs
+            # then lose 0.5 ulp) and fit the rest around it
+            p0 = f32(2 / mp.sqrt(mp.pi) - 1)
+            cc, e = fit(P, 0, b1, list(range(1, ERF_DEG + 1)), rel=False, m=1500, err_scale=rel,
+                        fixed=lambda x: np.full_like(x, p0))
+            cc = [p0] + cc
+            worst[0] = e
+        else:
+            # erf(a) = c0 + P(a - center): the center is the middle (s exact by Sterbenz), c0
+            # the float nearest erf(center) and P's own constant term takes up the difference,
+            # so the one full-size rounding is the final c0 + P. (P = (erf(a) - c0)/a, which
+            # would spare the kernel a select, fits 2^-17: the pole at 0 is too close.)
+            ctr = (a + b) / 2
+            c0 = f32(mp.erf(mp.mpf(ctr)))
+            cc, e = fit(lambda x, c0=c0: mpf_fun(mp.erf)(x) - c0, a, b1,
+                        list(range(ERF_DEG + 1)), center=ctr, rel=False, m=1500)
+            worst[1] = max(worst[1], e)
         centers.append(ctr)
-        cols[0].append(c0)
-        for k in range(1, ERF_TAIL_DEG + 1):
-            cols[k].append(cc[k - 1])
-    out.append('\n/* erf(a) for a in [%g, %g): %d intervals of %g, each a degree-%d polynomial in\n'
-               ' * s = a - center, the center a float near the middle where the constant term\n'
-               ' * c0 of the fit is a float: absolute error 2^%.1f */\n' % (lo, hi, N, wid, ERF_TAIL_DEG,
-                                                             np.log2(worst)))
-    out.append('#define ACTK_ERF_TAIL_LO %sf\n#define ACTK_ERF_TAIL_WIDTH %sf\n' %
-               (repr(lo), repr(wid)))
+        c0s.append(c0)
+        for k in range(ERF_DEG + 1):
+            cols[k].append(cc[k])
+    out = ['/* erf(a) for a in [0, %g): %d intervals of %g, each a degree-%d polynomial P in\n'
+           ' * s = a - center, erf = u c0 + u P(s) (one fma). The first: u = a, c0 = 1,\n'
+           ' * P = erf(a)/a - 1, relative error 2^%.1f; the others: u = 1, c0 the float\n'
+           ' * nearest erf(center), center the middle, absolute error 2^%.1f */\n'
+           % (hi, N, wid, ERF_DEG, np.log2(worst[0]), np.log2(worst[1]))]
+    out.append('#define ACTK_ERF_WIDTH %sf\n' % repr(wid))
     out.append(vec('actk_erf_center', centers))
-    out.append(vec('actk_erf_c0', cols[0]))
-    for k in range(1, ERF_TAIL_DEG + 1):
-        out.append(vec('actk_erf_c%d' % k, cols[k]))
+    out.append(vec('actk_erf_c0', c0s))
+    for k in range(ERF_DEG + 1):
+        out.append(vec('actk_erf_p%d' % k, cols[k]))
     return ''.join(out)
 
 
