@@ -28,11 +28,6 @@ def lit(v):
     return '%sp%sf' % (mant, exp)
 
 
-def split(v):
-    h = f32(v)
-    return h, f32(v - h)
-
-
 def vec(name, vals, comment=None):
     s = '' if comment is None else '/* %s */\n' % comment
     return s + 'static const float %s[8] = {%s};\n' % (name, ', '.join(lit(v) for v in vals))
@@ -74,7 +69,7 @@ def erf_coeffs():
             def rel(x):
                 return np.array([float(mp.mpf(v) / mp.erf(mp.mpf(v))) if v > 0 else
                                  float(mp.sqrt(mp.pi) / 2) for v in x])
-            ctr, c0 = 0.0, 1.0  # c0 = 1: the kernel's v = u c0 is then a
+            ctr, c0 = 0.0, 1.0  # c0 = 1: the kernel's u c0 is then a itself
             # P(0) = 2/sqrt(pi) - 1 is the whole error for tiny a, which are most floats: pin it
             # to its nearest float (a free fit lands 0.9 ulp of it away: 7% of all inputs
             # then lose 0.5 ulp) and fit the rest around it
