@@ -3,35 +3,32 @@
 #define ACTK_MATH_COEFFS_ERF_H
 
 /* erf(a) for a in [0, 4): 8 intervals of 0.5, each a degree-6 polynomial P in
- * s = a - center, erf = u c0 + u P(s) (one fma). The first: u = a, c0 = 1,
- * P = erf(a)/a - 1, relative error 2^-26.8; the others: u = 1, c0 the float
- * nearest erf(center), center the middle, absolute error 2^-25.7 */
+ * s = a - center. The first: erf = a + a P(a), P = erf(a)/a - 1, relative error
+ * 2^-26.8; the others: erf = P(s), the center a float near the middle where P's
+ * constant term is a float, absolute error 2^-25.7 */
 #define ACTK_ERF_WIDTH 0.5f
-static const float actk_erf_center[8] = {0.0f,      0x1.8p-1f, 0x1.4p+0f, 0x1.cp+0f,
-                                         0x1.2p+1f, 0x1.6p+1f, 0x1.ap+1f, 0x1.ep+1f};
-static const float actk_erf_c0[8] = {0x1p+0f,        0x1.6c1c98p-1f, 0x1.d8865ep-1f,
-                                     0x1.f92d08p-1f, 0x1.ff4048p-1f, 0x1.fff2dp-1f,
-                                     0x1.ffff7p-1f,  0x1.fffffcp-1f};
-static const float actk_erf_p0[8] = {0x1.06eba8p-3f,   -0x1.5e35p-26f,   -0x1.72b9cp-27f,
-                                     -0x1.01043cp-26f, -0x1.436faap-26f, -0x1.3ecfdep-27f,
-                                     -0x1.81d7ecp-27f, 0x1.78e2b6p-28f};
-static const float actk_erf_p1[8] = {-0x1.228808p-20f, 0x1.492e54p-1f, 0x1.e4653ep-3f,
-                                     0x1.b054dap-5f,   0x1.d413e8p-8f, 0x1.336322p-11f,
-                                     0x1.e9ca34p-16f,  0x1.d976f4p-21f};
-static const float actk_erf_p2[8] = {-0x1.811c5ap-2f,  -0x1.edc54ap-2f, -0x1.2ebf5ep-2f,
-                                     -0x1.7a4a88p-4f,  -0x1.074b02p-6f, -0x1.a6a534p-10f,
-                                     -0x1.8dea7ep-14f, -0x1.bbc438p-19f};
-static const float actk_erf_p3[8] = {-0x1.1045fep-11f, 0x1.b5dacp-6f,  0x1.5716p-3f,
-                                     0x1.715e5ap-4f,   0x1.63f9a2p-6f, 0x1.698504p-9f,
-                                     0x1.9962d6p-13f,  0x1.0971dep-17f};
-static const float actk_erf_p4[8] = {0x1.da1432p-4f,   0x1.348f1ap-3f,  -0x1.918a6ep-8f,
-                                     -0x1.8a105cp-5f,  -0x1.38c294p-6f, -0x1.ab05cap-9f,
-                                     -0x1.2c08bap-12f, -0x1.ce4462p-17f};
-static const float actk_erf_p5[8] = {-0x1.fff04p-8f,  -0x1.a393fcp-5f, -0x1.7f1b9cp-5f,
-                                     0x1.86f9e2p-8f,  0x1.5ab618p-7f,  0x1.72743ap-9f,
-                                     0x1.5ceb8ap-12f, 0x1.5337c4p-16f};
-static const float actk_erf_p6[8] = {-0x1.2843aap-6f,  -0x1.b12fcap-6f, 0x1.50be9ep-6f,
-                                     0x1.279d12p-7f,   -0x1.6ae0cep-9f, -0x1.b47012p-10f,
-                                     -0x1.1f3f32p-12f, -0x1.5c6bdep-16f};
+static const float actk_erf_center[8] = {0.0f,           0x1.7fec3p-1f,  0x1.3ffadep+0f,
+                                         0x1.c005b8p+0f, 0x1.200e52p+1f, 0x1.5ffd3p+1f,
+                                         0x1.a00c9cp+1f, 0x1.df393cp+1f};
+static const float actk_erf_c0[8] = {0x1.06eba8p-3f, 0x1.6c0fdap-1f, 0x1.d883fp-1f, 0x1.f92da2p-1f,
+                                     0x1.ff40bp-1f,  0x1.fff2cep-1f, 0x1.ffff7p-1f, 0x1.fffffcp-1f};
+static const float actk_erf_c1[8] = {-0x1.228808p-20f, 0x1.49416ep-1f, 0x1.e47d86p-3f,
+                                     0x1.b0330cp-5f,   0x1.d32876p-8f, 0x1.338846p-11f,
+                                     0x1.e89074p-16f,  0x1.ef6462p-21f};
+static const float actk_erf_c2[8] = {-0x1.811c5ap-2f,  -0x1.edc876p-2f, -0x1.2ec9bp-2f,
+                                     -0x1.7a31cap-4f,  -0x1.06d39ep-6f, -0x1.a6d4eap-10f,
+                                     -0x1.8cf98ap-14f, -0x1.cf60bcp-19f};
+static const float actk_erf_c3[8] = {-0x1.1045fep-11f, 0x1.b468f4p-6f, 0x1.571712p-3f,
+                                     0x1.714cf2p-4f,   0x1.636dc8p-6f, 0x1.69aabcp-9f,
+                                     0x1.9879eap-13f,  0x1.152ce8p-17f};
+static const float actk_erf_c4[8] = {0x1.da1432p-4f,   0x1.34a318p-3f,  -0x1.9050bcp-8f,
+                                     -0x1.8a0a26p-5f,  -0x1.3861eap-6f, -0x1.ab2e0ep-9f,
+                                     -0x1.2b58e6p-12f, -0x1.e40842p-17f};
+static const float actk_erf_c5[8] = {-0x1.fff04p-8f,  -0x1.a3b82ap-5f, -0x1.7f34p-5f,
+                                     0x1.8721e6p-8f,  0x1.5a788p-7f,   0x1.728ef2p-9f,
+                                     0x1.5c2f8ep-12f, 0x1.5e685ep-16f};
+static const float actk_erf_c6[8] = {-0x1.2843aap-6f,  -0x1.b0faf4p-6f, 0x1.50ab3ap-6f,
+                                     0x1.277ee8p-7f,   -0x1.6ac92ap-9f, -0x1.b4760ap-10f,
+                                     -0x1.1f5bc4p-12f, -0x1.58ff32p-16f};
 
 #endif

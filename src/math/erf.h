@@ -1,18 +1,19 @@
 /* erf(x), odd: computed on a = |x|, sign copied back.
  *
- * One path: [0, 4) in eight intervals of 0.5, each a degree-6 polynomial P
- * in s = a - center (coeffs_erf.h).
+ * One path: [0, 4) in eight intervals of 0.5, each a degree-6 polynomial
+ * P(s) = c0 + s Q(s), s = a - center (coeffs_erf.h).
  *   [0, 0.5):  erf(a) = a + a P(a)    (center 0; P = erf(a)/a - 1 in
- *              [0.04, 0.13], so the fma's rounding is the only full-size
- *              one and the result keeps its relative accuracy down to
- *              subnormal a)
- *   [0.5, 4):  erf(a) = c0 + P(s)     (center the middle, so s is exact by
- *              Sterbenz; c0 the float nearest erf(center), P's own constant
- *              term takes up the rest; |P| <= 0.21 beside a result >= 0.52)
- * Both are y = u P + u c0 with (u, c0) = (a, 1) or (1, c0): one fma, the
- * choice made per lane before it rather than two paths computed for every
- * lane and one picked after (the earlier design, a small odd polynomial on
- * [0, 0.754) and degree 5 past it: 10% more time, 1.39 ulp; this: 1.08).
+ *              [0.04, 0.13], so the outer fma's rounding is the only
+ *              full-size one and the result keeps its relative accuracy
+ *              down to subnormal a)
+ *   [0.5, 4):  erf(a) = P(s)          (the center a float near the middle
+ *              where P's constant term c0 is a float, so s is exact by
+ *              Sterbenz and the fma c0 + s Q, the only full-size rounding,
+ *              is the result; |s Q| <= 0.21 beside a result >= 0.52)
+ * Both are y = u P + v with (u, v) = (a, a) or (1, 0): one fma, the choice
+ * made per lane before it rather than two paths computed for every lane and
+ * one picked after (the earlier design, a small odd polynomial on [0, 0.754)
+ * and degree 5 past it: 1.39 ulp and 15% more time than this).
  * Beyond 4, erf rounds to 1; the last polynomial, evaluated at the clamp 4,
  * also rounds to 1. */
 #ifndef ACTK_MATH_ERF_H
@@ -34,14 +35,13 @@ ACTK_INLINE vf erf_v(vf x) {
   vm first = vm_lt(w, vf_splat(1.0f)); /* exactly the lanes where k = 0 */
   vf s = vf_sub(ac, vf_lookup8(actk_erf_center, k));
   vf s2 = vf_mul(s, s);
-  vf p01 = vf_fma(vf_lookup8(actk_erf_p1, k), s, vf_lookup8(actk_erf_p0, k));
-  vf p23 = vf_fma(vf_lookup8(actk_erf_p3, k), s, vf_lookup8(actk_erf_p2, k));
-  vf p45 = vf_fma(vf_lookup8(actk_erf_p5, k), s, vf_lookup8(actk_erf_p4, k));
-  vf p456 = vf_fma(vf_lookup8(actk_erf_p6, k), s2, p45);
-  vf p = vf_fma(vf_fma(p456, s2, p23), s2, p01);
-  /* (u, u c0) = (a, a) on the first interval (c0 = 1 there), (1, c0) past it */
-  vf u = vf_select(first, ac, vf_splat(1.0f));
-  vf y = vf_fma(u, p, vf_mul(u, vf_lookup8(actk_erf_c0, k)));
+  vf q12 = vf_fma(vf_lookup8(actk_erf_c2, k), s, vf_lookup8(actk_erf_c1, k));
+  vf q34 = vf_fma(vf_lookup8(actk_erf_c4, k), s, vf_lookup8(actk_erf_c3, k));
+  vf q56 = vf_fma(vf_lookup8(actk_erf_c6, k), s, vf_lookup8(actk_erf_c5, k));
+  vf q = vf_fma(vf_fma(q56, s2, q34), s2, q12);
+  vf p = vf_fma(s, q, vf_lookup8(actk_erf_c0, k));
+  /* (u, v) = (a, a) on the first interval, (1, +0) past it: y = p there */
+  vf y = vf_fma(vf_select(first, ac, vf_splat(1.0f)), p, vf_keep(first, ac));
   return vf_or(y, vf_and(x, sign));
 }
 

@@ -53,8 +53,8 @@ def float_valued_center(f, mid, tol):
 def erf_coeffs():
     hi, N = ERF_IV
     wid = hi / N
-    cols = [[] for _ in range(ERF_DEG + 1)]
-    centers, c0s, worst = [], [], [0.0, 0.0]
+    cols = [[] for _ in range(ERF_DEG + 1)]  # cols[0]: P's constant term, one float
+    centers, worst = [], [0.0, 0.0]
     for i in range(N):
         a, b = i * wid, (i + 1) * wid
         # the kernel's index truncates a / wid - 2^-8: a lane up to wid 2^-8 above a boundary
@@ -62,46 +62,46 @@ def erf_coeffs():
         b1 = b + wid * 2 ** -8
         if i == 0:
             # erf(a) = a + a P(a): P(s) = erf(s)/s - 1, its error weighted as the relative
-            # error it gives erf (no constant term of erf to hold, so s = a, center 0)
+            # error it gives erf (no constant term of erf to hold, so s = a, center 0).
+            # P(0) = 2/sqrt(pi) - 1 is the whole error for tiny a, which are most floats: pin
+            # it to its nearest float (a free fit lands 0.9 ulp of it away: 7% of all inputs
+            # then lose 0.5 ulp) and fit the rest around it
             def P(x):
                 return np.array([float(mp.erf(mp.mpf(v)) / mp.mpf(v) - 1) if v > 0 else
                                  float(2 / mp.sqrt(mp.pi) - 1) for v in x])
             def rel(x):
                 return np.array([float(mp.mpf(v) / mp.erf(mp.mpf(v))) if v > 0 else
                                  float(mp.sqrt(mp.pi) / 2) for v in x])
-            ctr, c0 = 0.0, 1.0  # c0 = 1: the kernel's u c0 is then a itself
-            # P(0) = 2/sqrt(pi) - 1 is the whole error for tiny a, which are most floats: pin it
-            # to its nearest float (a free fit lands 0.9 ulp of it away: 7% of all inputs
-            # then lose 0.5 ulp) and fit the rest around it
-            p0 = f32(2 / mp.sqrt(mp.pi) - 1)
+            ctr, c0 = 0.0, f32(2 / mp.sqrt(mp.pi) - 1)
             cc, e = fit(P, 0, b1, list(range(1, ERF_DEG + 1)), rel=False, m=1500, err_scale=rel,
-                        fixed=lambda x: np.full_like(x, p0))
-            cc = [p0] + cc
+                        fixed=lambda x: np.full_like(x, c0))
             worst[0] = e
         else:
-            # erf(a) = c0 + P(a - center): the center is the middle (s exact by Sterbenz), c0
-            # the float nearest erf(center) and P's own constant term takes up the difference,
-            # so the one full-size rounding is the final c0 + P. (P = (erf(a) - c0)/a, which
-            # would spare the kernel a select, fits 2^-17: the pole at 0 is too close.)
-            ctr = (a + b) / 2
-            c0 = f32(mp.erf(mp.mpf(ctr)))
-            cc, e = fit(lambda x, c0=c0: mpf_fun(mp.erf)(x) - c0, a, b1,
-                        list(range(ERF_DEG + 1)), center=ctr, rel=False, m=1500)
+            # erf(a) = P(a - center) = c0 + s (...), rounded once by the kernel's last fma: a
+            # center near the middle where the minimax constant term is a float to 2^-36, so
+            # that one float holds it (s = a - center stays exact, Sterbenz). The constant of
+            # a free fit sits d from erf(center); d barely moves with the center, so the
+            # search asks erf(c) + d to be a float.
+            mid = (a + b) / 2
+            cf, _ = fit(mpf_fun(mp.erf), a, b1, list(range(ERF_DEG + 1)), center=mid,
+                        rel=False, m=1500, split0=True)
+            d = mp.mpf(cf[0]) - mp.erf(mp.mpf(mid))
+            ctr, c0 = float_valued_center(lambda c: mp.erf(c) + d, mid, 2.0 ** -36)
+            cc, e = fit(mpf_fun(mp.erf), a, b1, list(range(1, ERF_DEG + 1)), center=ctr,
+                        rel=False, m=1500, fixed=lambda x, c0=c0: np.full_like(x, c0))
             worst[1] = max(worst[1], e)
         centers.append(ctr)
-        c0s.append(c0)
-        for k in range(ERF_DEG + 1):
-            cols[k].append(cc[k])
+        for k, v in enumerate([c0] + cc):
+            cols[k].append(v)
     out = ['/* erf(a) for a in [0, %g): %d intervals of %g, each a degree-%d polynomial P in\n'
-           ' * s = a - center, erf = u c0 + u P(s) (one fma). The first: u = a, c0 = 1,\n'
-           ' * P = erf(a)/a - 1, relative error 2^%.1f; the others: u = 1, c0 the float\n'
-           ' * nearest erf(center), center the middle, absolute error 2^%.1f */\n'
+           ' * s = a - center. The first: erf = a + a P(a), P = erf(a)/a - 1, relative error\n'
+           ' * 2^%.1f; the others: erf = P(s), the center a float near the middle where P\'s\n'
+           ' * constant term is a float, absolute error 2^%.1f */\n'
            % (hi, N, wid, ERF_DEG, np.log2(worst[0]), np.log2(worst[1]))]
     out.append('#define ACTK_ERF_WIDTH %sf\n' % repr(wid))
     out.append(vec('actk_erf_center', centers))
-    out.append(vec('actk_erf_c0', c0s))
     for k in range(ERF_DEG + 1):
-        out.append(vec('actk_erf_p%d' % k, cols[k]))
+        out.append(vec('actk_erf_c%d' % k, cols[k]))
     return ''.join(out)
 
 
