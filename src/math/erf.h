@@ -6,10 +6,11 @@
  *              [0.04, 0.13], so the outer fma's rounding is the only
  *              full-size one and the result keeps its relative accuracy
  *              down to subnormal a)
- *   [0.5, 4):  erf(a) = P(s)          (the center a float near the middle
- *              where P's constant term c0 is a float, so s is exact by
- *              Sterbenz and the fma c0 + s Q, the only full-size rounding,
- *              is the result; |s Q| <= 0.21 beside a result >= 0.52)
+ *   [0.5, 4):  erf(a) = P(s)          (the center a float inside the
+ *              interval, so s is exact by Sterbenz, picked near the middle
+ *              where P's constant term is a float, so that c0 holds it and
+ *              the fma c0 + s Q, the only full-size rounding, is the result;
+ *              |s Q| <= 0.19 beside a result >= 0.52)
  * Both are y = u P + v with (u, v) = (a, a) or (1, 0): one fma, the choice
  * made per lane before it rather than two paths computed for every lane and
  * one picked after (the earlier design, a small odd polynomial on [0, 0.754)
@@ -32,7 +33,7 @@ ACTK_INLINE vf erf_v(vf x) {
    * a = 0 truncates to 0. NaN gives INT_MIN, whose low bits pick 0. */
   vf w = vf_fma(ac, vf_splat(1.0f / ACTK_ERF_WIDTH), vf_splat(-0x1p-8f));
   vi k = vf_to_vi_trunc(w);
-  vm first = vm_lt(w, vf_splat(1.0f)); /* exactly the lanes where k = 0 */
+  vm first = vm_lt(w, vf_splat(1.0f)); /* the lanes where k = 0, NaN aside */
   vf s = vf_sub(ac, vf_lookup8(actk_erf_center, k));
   vf s2 = vf_mul(s, s);
   vf q12 = vf_fma(vf_lookup8(actk_erf_c2, k), s, vf_lookup8(actk_erf_c1, k));
