@@ -15,6 +15,8 @@
 #ifndef ACTK_ABI_HEADER_CHECK_H
 #define ACTK_ABI_HEADER_CHECK_H
 
+#include "registry.h" /* the op list: which element-wise functions exist */
+
 #define ABI_CAT2(a, b) a##b
 #define ABI_CAT(a, b) ABI_CAT2(a, b)
 #if defined(__cplusplus)
@@ -94,6 +96,24 @@ ABI_LAYOUT(sizeof(actk_status) == 4 && sizeof(actk_isa) == 4 && sizeof(actk_rope
 
 typedef void (*abi_task_fn)(void *data, size_t i);
 
+/* Every entry of the op registry (src/registry.h), each tier and type:
+ *   unary  actk_<op>_<type><tier>(pool, const T *x, T *y, size_t n)
+ *   param  ... (pool, const T *x, T *y, size_t n, float alpha)
+ *   bias   ... (pool, const T *x, const T *bias, size_t width, T *y, size_t n) */
+#define ABI_UNARY_TT(type, T, op, tier, suffix)                                                    \
+  ABI_SIG(actk_##op##_##type##suffix, actk_status, (actk_pool *, const T *, T *, size_t));
+#define ABI_PARAM_TT(type, T, op, tier, suffix)                                                    \
+  ABI_SIG(actk_##op##_##type##suffix, actk_status, (actk_pool *, const T *, T *, size_t, float));
+#define ABI_BIAS_TT(type, T, op, tier, suffix)                                                     \
+  ABI_SIG(actk_##op##_##type##suffix, actk_status,                                                 \
+          (actk_pool *, const T *, const T *, size_t, T *, size_t));
+#define ABI_UNARY_T(tier, suffix, msuffix, op) ACTK_FOR_EACH_TYPE(ABI_UNARY_TT, op, tier, suffix)
+#define ABI_PARAM_T(tier, suffix, msuffix, op) ACTK_FOR_EACH_TYPE(ABI_PARAM_TT, op, tier, suffix)
+#define ABI_BIAS_T(tier, suffix, msuffix, op) ACTK_FOR_EACH_TYPE(ABI_BIAS_TT, op, tier, suffix)
+#define ABI_UNARY(op, cost, props, ...) ACTK_FOR_EACH_TIER(ABI_UNARY_T, op)
+#define ABI_PARAM(op, cost, u, v, ...) ACTK_FOR_EACH_TIER(ABI_PARAM_T, op)
+#define ABI_BIAS(op, f, cost, ...) ACTK_FOR_EACH_TIER(ABI_BIAS_T, op)
+
 static int abi_check_signatures(void) {
   int n = 0;
   ABI_SIG(actk_version, unsigned, (void));
@@ -101,6 +121,7 @@ static int abi_check_signatures(void) {
   ABI_SIG(actk_status_string, const char *, (actk_status));
 
   ABI_SIG(actk_isa_active, actk_isa, (void));
+  ABI_SIG(actk_isa_best, actk_isa, (void));
   ABI_SIG(actk_isa_name, const char *, (actk_isa));
   ABI_SIG(actk_isa_supported, int, (actk_isa));
   ABI_SIG(actk_isa_reason, const char *, (void));
@@ -114,19 +135,10 @@ static int abi_check_signatures(void) {
   ABI_SIG(actk_pool_create_host, actk_status,
           (void (*)(void *, abi_task_fn, size_t, size_t, void *), void *, unsigned, actk_pool **));
 
-  ABI_SIG(actk_erf_f32, actk_status, (actk_pool *, const float *, float *, size_t));
-  ABI_SIG(actk_tanh_f32, actk_status, (actk_pool *, const float *, float *, size_t));
-  ABI_SIG(actk_sigmoid_f32, actk_status, (actk_pool *, const float *, float *, size_t));
-  ABI_SIG(actk_swish_f32, actk_status, (actk_pool *, const float *, float *, size_t, float));
-  ABI_SIG(actk_silu_f32, actk_status, (actk_pool *, const float *, float *, size_t));
-  ABI_SIG(actk_quick_gelu_f32, actk_status, (actk_pool *, const float *, float *, size_t));
-  ABI_SIG(actk_gelu_f32, actk_status, (actk_pool *, const float *, float *, size_t));
-  ABI_SIG(actk_gelu_tanh_f32, actk_status, (actk_pool *, const float *, float *, size_t));
-
-  ABI_SIG(actk_bias_gelu_f32, actk_status,
-          (actk_pool *, const float *, const float *, size_t, float *, size_t));
-  ABI_SIG(actk_bias_gelu_tanh_f32, actk_status,
-          (actk_pool *, const float *, const float *, size_t, float *, size_t));
+  /* the element-wise ops: one signature per shape of the op registry */
+  ACTK_FOR_EACH_UNARY(ABI_UNARY, )
+  ACTK_FOR_EACH_PARAM(ABI_PARAM, )
+  ACTK_FOR_EACH_BIAS(ABI_BIAS, )
 
   ABI_SIG(actk_rope_f32, actk_status,
           (actk_pool *, const actk_rope_desc *, const float *, const int64_t *, const float *,

@@ -1,11 +1,14 @@
 // actk_bench: google-benchmark harness for actk's public C API.
 //
 // Benchmarks are named OP/IMPL/N/real_time (wall clock is what is timed):
-//   OP    erf tanh sigmoid silu quick_gelu gelu gelu_tanh bias_gelu bias_gelu_tanh,
-//         or "copy" (memcpy of the same bytes: the memory-bound floor)
-//   IMPL  actk_<arm> for every arm the library names and this machine supports
+//   OP    every f32 unary and bias op of the catalog (erf tanh sigmoid silu
+//         quick_gelu gelu gelu_tanh bias_gelu bias_gelu_tanh; another tier than
+//         the first adds its name: gelu_fast), or "copy" (memcpy of the same
+//         bytes: the memory-bound floor)
+//   IMPL  actk_<ISA> for every ISA the library names and this machine supports
 //         (actk_scalar, actk_avx2, actk_avx512, ...; forced with actk_isa_force),
-//         libm (plain scalar loop), eigen (Eigen 3.4 AVX2), sleef (SLEEF u10 AVX2)
+//         and every baseline library built that has the op (bench_ops.h:
+//         libm, the plain scalar loop; eigen, Eigen 3.4 AVX2; sleef, SLEEF u10 AVX2)
 //   N     16 64 4096 65536 2097152 (512 x 4096) 4194304
 // Bias ops use rows of width 4096 (width = N when N < 4096).
 //
@@ -67,11 +70,11 @@ double ns_since(bclock::time_point t0) {
   return std::chrono::duration<double, std::nano>(bclock::now() - t0).count();
 }
 
-// actk through the public API on a forced arm. The arm is forced before the
+// actk through the public API on a forced ISA. The ISA is forced before the
 // timed loop and restored after; actk_isa_active() is checked on both sides
 // of the loop, and every call's status is checked, so a benchmark that did
 // not run where its name says fails instead of reporting a number.
-void bm_actk(benchmark::State &state, op_id op, actk_isa isa, size_t n) {
+void bm_actk(benchmark::State &state, const bench_op &op, actk_isa isa, size_t n) {
   const data_set &d = data_for(n);
   const size_t w = bias_width_for(n);
   const actk_isa before = actk_isa_active();
@@ -82,7 +85,7 @@ void bm_actk(benchmark::State &state, op_id op, actk_isa isa, size_t n) {
   }
   if (actk_isa_active() != isa) {
     actk_isa_force(before);
-    state.SkipWithError("actk_isa_force returned ok but another arm is active");
+    state.SkipWithError("actk_isa_force returned ok but another isa is active");
     return;
   }
   actk_status bad = ACTK_OK;
@@ -97,7 +100,7 @@ void bm_actk(benchmark::State &state, op_id op, actk_isa isa, size_t n) {
   const actk_isa ran = actk_isa_active();
   actk_isa_force(before);
   if (ran != isa) {
-    state.SkipWithError("active arm changed during the timed loop");
+    state.SkipWithError("active isa changed during the timed loop");
     return;
   }
   if (bad != ACTK_OK) {
@@ -131,50 +134,49 @@ int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
 
-  std::vector<actk_isa> arms;
-  std::string arm_list;
+  std::vector<actk_isa> isas;
+  std::string isa_list;
   for (int v = 0;; v++) {
     const char *name = actk_isa_name(static_cast<actk_isa>(v));
     if (!name) break;
     if (actk_isa_supported(static_cast<actk_isa>(v))) {
-      arms.push_back(static_cast<actk_isa>(v));
-      arm_list += std::string(arm_list.empty() ? "" : ",") + name;
+      isas.push_back(static_cast<actk_isa>(v));
+      isa_list += std::string(isa_list.empty() ? "" : ",") + name;
     } else {
-      std::fprintf(stderr, "actk_bench: arm %s not supported here, not benchmarked\n", name);
+      std::fprintf(stderr, "actk_bench: isa %s not supported here, not benchmarked\n", name);
     }
   }
-  const bool simd_ok = simd_baselines_runnable();
-  const bool eigen = have_eigen && simd_ok, sleef = have_sleef && simd_ok;
+  std::string libs = "copy";
+  for (const baseline *b : baselines())
+    libs += std::string(" ") + b->name + (b->runnable() ? "" : " (cannot run here: skipped)");
 
   benchmark::AddCustomContext("actk_version", actk_version_string());
-  benchmark::AddCustomContext("actk_arms", arm_list);
-  benchmark::AddCustomContext("actk_default_arm", std::string(actk_isa_name(actk_isa_active())) +
+  benchmark::AddCustomContext("actk_isas", isa_list);
+  benchmark::AddCustomContext("actk_default_isa", std::string(actk_isa_name(actk_isa_active())) +
                                                       " (" + actk_isa_reason() + ")");
   benchmark::AddCustomContext("actk_cpu", actk_cpu_summary());
   benchmark::AddCustomContext("input", input_description());
-  benchmark::AddCustomContext("baselines", std::string("libm copy") + (eigen ? " eigen" : "") +
-                                               (sleef ? " sleef" : "") +
-                                               (simd_ok ? "" : " (no avx2: eigen/sleef skipped)"));
+  benchmark::AddCustomContext("baselines", libs);
 
-  for (int o = 0; o < OP_COUNT; o++) {
-    const op_id op = static_cast<op_id>(o);
+  bool first = true;
+  for (const bench_op &op : bench_ops()) {
+    // the first tier keeps the bare op name, the others add theirs: gelu, gelu_fast
+    const std::string base = std::string(op.name) +
+                             (op.info->tier ? std::string("_") + op.info->tier_name : "") + "/";
     for (size_t n : kSizes) {
       const std::string tail = "/" + std::to_string(n);
-      const std::string base = std::string(ops[op].name) + "/";
-      if (o == 0)
+      if (first)
         reg("copy/memcpy" + tail, [n](benchmark::State &s) { bm_kernel(s, copy_kernel, n); });
-      for (actk_isa isa : arms)
+      for (actk_isa isa : isas)
         reg(base + "actk_" + actk_isa_name(isa) + tail,
-            [op, isa, n](benchmark::State &s) { bm_actk(s, op, isa, n); });
-      reg(base + "libm" + tail,
-          [op, n](benchmark::State &s) { bm_kernel(s, libm_kernels[op], n); });
-      if (eigen && eigen_kernels[op])
-        reg(base + "eigen" + tail,
-            [op, n](benchmark::State &s) { bm_kernel(s, eigen_kernels[op], n); });
-      if (sleef && sleef_kernels[op])
-        reg(base + "sleef" + tail,
-            [op, n](benchmark::State &s) { bm_kernel(s, sleef_kernels[op], n); });
+            [&op, isa, n](benchmark::State &s) { bm_actk(s, op, isa, n); });
+      if (op.info->tier) continue; /* baselines once per op */
+      for (const baseline *b : baselines()) {
+        kernel_fn k = b->runnable() ? baseline_kernel(b, op.name) : nullptr;
+        if (k) reg(base + b->name + tail, [k, n](benchmark::State &s) { bm_kernel(s, k, n); });
+      }
     }
+    first = false;
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -876,7 +876,7 @@ int main(int argc, char **argv) {
   uint64_t t_start = now_ns();
   double load[3];
   bench_loadavg(load);
-  note("actk_pool_bench: actk %s, arm %s, %s", actk_version_string(),
+  note("actk_pool_bench: actk %s, isa %s, %s", actk_version_string(),
        actk_isa_name(actk_isa_active()), g_quick ? "--quick" : "full run");
   note("cpu: %s", actk_cpu_summary());
   note("online cpus %ld, default pool threads %u, load average %.2f %.2f %.2f, timer %.0f ns",

@@ -1,6 +1,6 @@
 // actk_ratio: same-run ratios on a noisy machine.
 //
-// For n = 65536 and n = 4194304 and every op, runs actk (one arm, forced),
+// For n = 65536 and n = 4194304 and every op, runs actk (one isa, forced),
 // Eigen (if built), the plain libm loop and a memcpy of the same bytes
 // interleaved: A, B, C, D, A, B, C, D, ... for R repeats, each repeat timing
 // C back-to-back calls. Interleaving spreads frequency changes and neighbours'
@@ -10,12 +10,12 @@
 //
 //   actk_ratio [--isa NAME] [--repeats R] [--calls C] [--big-calls C] [--quick]
 //
-// --isa takes any arm the library names (scalar, avx2, avx512, ...). Defaults:
-// the best supported arm (the highest-numbered one, as dispatch ranks them,
+// --isa takes any ISA the library names (scalar, avx2, avx512, ...). Defaults:
+// the best supported ISA (the highest-numbered one, as dispatch ranks them,
 // whatever ACTK_ISA says; the first line of output names it), R = 15, C = 20
 // calls per repeat at 64 Ki, 3 at 4 Mi (each 4 Mi call streams 32 MiB).
 // Columns, all ns per element, medians over the repeats:
-//   actk, eigen (Eigen 3.4 AVX2, the baseline whatever actk's arm),
+//   actk, eigen (Eigen 3.4 AVX2, the baseline whatever actk's isa),
 //   actk/eigen (< 1: actk faster), libm, vs libm (libm / actk),
 //   copy, spread (actk's (p75 - p25) / median, a noise gauge), and on the 4 Mi
 //   table 4Mi/64Ki (actk's per-element time at 4 Mi over 64 Ki: > 1 means
@@ -67,14 +67,8 @@ int usage(const char *argv0) {
   return 2;
 }
 
-// The best arm this machine runs: the highest-numbered supported one (the
-// header appends arms in order of preference: avx512 > avx2 > scalar).
-actk_isa best_arm() {
-  actk_isa best = ACTK_ISA_SCALAR;
-  for (int v = 0; actk_isa_name((actk_isa)v); v++)
-    if (actk_isa_supported((actk_isa)v)) best = (actk_isa)v;
-  return best;
-}
+// The best ISA this machine runs, as dispatch ranks them.
+actk_isa best_isa() { return actk_isa_best(); }
 
 bool parse_int(const char *s, int *out) {
   char *end;
@@ -88,7 +82,7 @@ bool parse_int(const char *s, int *out) {
 
 int main(int argc, char **argv) {
   options opt;
-  opt.isa = best_arm();
+  opt.isa = best_isa();
   bool isa_given = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -100,7 +94,7 @@ int main(int argc, char **argv) {
       for (int v = 0; actk_isa_name((actk_isa)v); v++)
         if (!std::strcmp(actk_isa_name((actk_isa)v), name)) opt.isa = (actk_isa)v, found = true;
       if (!found) {
-        std::fprintf(stderr, "actk_ratio: unknown arm '%s'\n", name);
+        std::fprintf(stderr, "actk_ratio: unknown isa '%s'\n", name);
         return usage(argv[0]);
       }
       isa_given = true;
@@ -118,22 +112,28 @@ int main(int argc, char **argv) {
   const char *before_reason = actk_isa_reason(); // before the force below replaces it
   actk_status fs = actk_isa_force(opt.isa);
   if (fs != ACTK_OK || actk_isa_active() != opt.isa) {
-    std::fprintf(stderr, "actk_ratio: cannot run arm %s here: %s\n", actk_isa_name(opt.isa),
+    std::fprintf(stderr, "actk_ratio: cannot run isa %s here: %s\n", actk_isa_name(opt.isa),
                  actk_status_string(fs));
     return 2;
   }
-  const bool eigen = have_eigen && simd_baselines_runnable();
+  const baseline *eigen = find_baseline("eigen"), *libm = find_baseline("libm");
+  const bool eigen_built = [] {
+    for (const baseline *b : baselines())
+      if (!std::strcmp(b->name, "eigen")) return true;
+    return false;
+  }();
+  const std::vector<bench_op> &ops = bench_ops();
 
-  std::printf("actk %s, arm %s (%s); cpu: %s\n", actk_version_string(), actk_isa_name(opt.isa),
-              isa_given ? "--isa" : "default: the best supported arm", actk_cpu_summary());
-  if (before != best_arm())
+  std::printf("actk %s, isa %s (%s); cpu: %s\n", actk_version_string(), actk_isa_name(opt.isa),
+              isa_given ? "--isa" : "default: the best supported isa", actk_cpu_summary());
+  if (before != best_isa())
     std::printf("note: dispatch's own choice in this process is %s (%s)\n", actk_isa_name(before),
                 before_reason);
   std::printf("input: %s; eigen: %s\n", input_description(),
-              eigen ? "3.4 avx2" : (have_eigen ? "built, but no avx2 here" : "not built"));
+              eigen ? "3.4 avx2" : (eigen_built ? "built, but no avx2 here" : "not built"));
 
   const size_t sizes[2] = {65536, 4194304};
-  std::vector<double> small_actk(OP_COUNT, 0.0);
+  std::vector<double> small_actk(ops.size(), 0.0);
   int status = 0;
   for (int si = 0; si < 2; si++) {
     const size_t n = sizes[si];
@@ -149,11 +149,15 @@ int main(int argc, char **argv) {
     std::printf("%-15s %8s %8s %11s %8s %8s %7s %7s%s\n", "op", "actk", "eigen", "actk/eigen",
                 "libm", "vs libm", "copy", "spread", si == 1 ? "  4Mi/64Ki" : "");
 
-    for (int o = 0; o < OP_COUNT; o++) {
-      const op_id op = (op_id)o;
+    for (size_t o = 0; o < ops.size(); o++) {
+      const bench_op &op = ops[o];
+      kernel_fn k_eigen = baseline_kernel(eigen, op.name), k_libm = baseline_kernel(libm, op.name);
+      char label[40];
+      std::snprintf(label, sizeof label, "%s%s%s", op.name, op.info->tier ? "_" : "",
+                    op.info->tier ? op.info->tier_name : "");
       std::vector<double> t_actk, t_eigen, t_libm, t_copy;
       actk_status bad = ACTK_OK;
-      bool arm_changed = false;
+      bool isa_changed = false;
       // One untimed call of each first: code and data paths warm. Their
       // results are compared, so a baseline that computes something else
       // (a wrong constant, a broken build) is caught, not timed.
@@ -163,14 +167,13 @@ int main(int argc, char **argv) {
         double worst = 0;
         for (size_t i = 0; i < n; i++) worst = std::max(worst, (double)std::fabs(y[i] - ref[i]));
         if (!(worst <= 1e-4)) { // NaN fails too
-          std::printf("warning: %s %s differs from actk by up to %g (absolute)\n", who,
-                      ops[op].name, worst);
+          std::printf("warning: %s %s differs from actk by up to %g (absolute)\n", who, label,
+                      worst);
           status = 1;
         }
       };
-      if (eigen) eigen_kernels[op](x, bias, w, y, n), check("eigen");
-      libm_kernels[op](x, bias, w, y, n);
-      check("libm");
+      if (k_eigen) k_eigen(x, bias, w, y, n), check("eigen");
+      if (k_libm) k_libm(x, bias, w, y, n), check("libm");
       copy_kernel(x, bias, w, y, n);
 
       auto time_block = [&](auto &&body) {
@@ -184,31 +187,31 @@ int main(int argc, char **argv) {
           actk_status s = run_actk(op, x, bias, w, y, n);
           if (s != ACTK_OK) bad = s;
         }));
-        if (actk_isa_active() != opt.isa) arm_changed = true;
-        if (eigen) t_eigen.push_back(time_block([&] { eigen_kernels[op](x, bias, w, y, n); }));
-        t_libm.push_back(time_block([&] { libm_kernels[op](x, bias, w, y, n); }));
+        if (actk_isa_active() != opt.isa) isa_changed = true;
+        if (k_eigen) t_eigen.push_back(time_block([&] { k_eigen(x, bias, w, y, n); }));
+        if (k_libm) t_libm.push_back(time_block([&] { k_libm(x, bias, w, y, n); }));
         t_copy.push_back(time_block([&] { copy_kernel(x, bias, w, y, n); }));
       }
-      if (bad != ACTK_OK || arm_changed) {
-        std::printf("%-15s actk call failed: %s\n", ops[op].name,
-                    arm_changed ? "active arm changed" : actk_status_string(bad));
+      if (bad != ACTK_OK || isa_changed) {
+        std::printf("%-15s actk call failed: %s\n", label,
+                    isa_changed ? "active isa changed" : actk_status_string(bad));
         status = 1;
         continue;
       }
       quartiles qa = quart(t_actk);
-      double libm = quart(t_libm).med, copy = quart(t_copy).med;
+      double libm_t = k_libm ? quart(t_libm).med : NAN, copy = quart(t_copy).med;
       char eig[16] = "-", ratio[16] = "-", slow[24] = "";
-      if (eigen) {
+      if (k_eigen) {
         double e = quart(t_eigen).med;
         std::snprintf(eig, sizeof eig, "%.3f", e);
         std::snprintf(ratio, sizeof ratio, "%.2f", qa.med / e);
       }
       if (si == 0)
-        small_actk[op] = qa.med;
+        small_actk[o] = qa.med;
       else
-        std::snprintf(slow, sizeof slow, "  %8.2f", qa.med / small_actk[op]);
-      std::printf("%-15s %8.3f %8s %11s %8.3f %7.1fx %7.3f %6.1f%%%s\n", ops[op].name, qa.med, eig,
-                  ratio, libm, libm / qa.med, copy, 100.0 * (qa.p75 - qa.p25) / qa.med, slow);
+        std::snprintf(slow, sizeof slow, "  %8.2f", qa.med / small_actk[o]);
+      std::printf("%-15s %8.3f %8s %11s %8.3f %7.1fx %7.3f %6.1f%%%s\n", label, qa.med, eig, ratio,
+                  libm_t, libm_t / qa.med, copy, 100.0 * (qa.p75 - qa.p25) / qa.med, slow);
       std::fflush(stdout);
     }
     free_floats(x);

@@ -109,7 +109,7 @@ int main(int argc, char **argv) {
   }
   if (!pool) die("actk_pool_default", ACTK_ERR_NO_THREADS);
   unsigned T = actk_pool_threads(pool);
-  note("actk_rope_bench: actk %s, arm %s, %s", actk_version_string(),
+  note("actk_rope_bench: actk %s, isa %s, %s", actk_version_string(),
        actk_isa_name(actk_isa_active()), g_quick ? "--quick" : "full run");
   note("cpu: %s", actk_cpu_summary());
   note("online cpus %ld, pool: %s, %u threads (default spin), load average %.2f %.2f %.2f",

@@ -79,12 +79,20 @@ void eigen_bias_gelu_tanh(const float *x, const float *b, size_t w, float *y, si
   }
 }
 
+const named_kernel eigen_table[] = {
+    {"erf", eigen_erf},
+    {"tanh", eigen_tanh},
+    {"sigmoid", eigen_sigmoid},
+    {"silu", eigen_silu},
+    {"quick_gelu", eigen_quick_gelu},
+    {"gelu", eigen_gelu},
+    {"gelu_tanh", eigen_gelu_tanh},
+    {"bias_gelu", eigen_bias_gelu},
+    {"bias_gelu_tanh", eigen_bias_gelu_tanh},
+};
 } // namespace
 
-const kernel_fn eigen_kernels[OP_COUNT] = {
-    eigen_erf,  eigen_tanh,      eigen_sigmoid,   eigen_silu,           eigen_quick_gelu,
-    eigen_gelu, eigen_gelu_tanh, eigen_bias_gelu, eigen_bias_gelu_tanh,
-};
-const bool have_eigen = true;
+const baseline eigen_baseline = {"eigen", "Eigen 3.4 array expressions, AVX2 + FMA (its fast erf/tanh/logistic)", simd_baselines_runnable, eigen_table,
+                              sizeof eigen_table / sizeof eigen_table[0]};
 
 } // namespace actkb

@@ -46,11 +46,22 @@ void libm_bias_gelu_tanh(const float *x, const float *b, size_t w, float *y, siz
     for (size_t j = 0; j < w; j++) y[r + j] = gelu_tanh1(x[r + j] + b[j]);
 }
 
+bool always_runnable() { return true; }
+
+const named_kernel libm_table[] = {
+    {"erf", libm_erf},
+    {"tanh", libm_tanh},
+    {"sigmoid", libm_sigmoid},
+    {"silu", libm_silu},
+    {"quick_gelu", libm_quick_gelu},
+    {"gelu", libm_gelu},
+    {"gelu_tanh", libm_gelu_tanh},
+    {"bias_gelu", libm_bias_gelu},
+    {"bias_gelu_tanh", libm_bias_gelu_tanh},
+};
 } // namespace
 
-const kernel_fn libm_kernels[OP_COUNT] = {
-    libm_erf,  libm_tanh,      libm_sigmoid,   libm_silu,           libm_quick_gelu,
-    libm_gelu, libm_gelu_tanh, libm_bias_gelu, libm_bias_gelu_tanh,
-};
+const baseline libm_baseline = {"libm", "the plain libm loop an engine without a kernel library writes (glibc, scalar)", always_runnable, libm_table,
+                              sizeof libm_table / sizeof libm_table[0]};
 
 } // namespace actkb

@@ -88,12 +88,20 @@ void sleef_bias_gelu_tanh(const float *x, const float *b, size_t w, float *y, si
   bias_rows(x, b, w, y, n, gelu_tanh8);
 }
 
+const named_kernel sleef_table[] = {
+    {"erf", sleef_erf},
+    {"tanh", sleef_tanh},
+    {"sigmoid", sleef_sigmoid},
+    {"silu", sleef_silu},
+    {"quick_gelu", sleef_quick_gelu},
+    {"gelu", sleef_gelu},
+    {"gelu_tanh", sleef_gelu_tanh},
+    {"bias_gelu", sleef_bias_gelu},
+    {"bias_gelu_tanh", sleef_bias_gelu_tanh},
+};
 } // namespace
 
-const kernel_fn sleef_kernels[OP_COUNT] = {
-    sleef_erf,  sleef_tanh,      sleef_sigmoid,   sleef_silu,           sleef_quick_gelu,
-    sleef_gelu, sleef_gelu_tanh, sleef_bias_gelu, sleef_bias_gelu_tanh,
-};
-const bool have_sleef = true;
+const baseline sleef_baseline = {"sleef", "SLEEF 3.5 u10 AVX2 functions, the missing ops composed from them", simd_baselines_runnable, sleef_table,
+                              sizeof sleef_table / sizeof sleef_table[0]};
 
 } // namespace actkb

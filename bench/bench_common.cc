@@ -2,43 +2,56 @@
 // target flags: everything here runs on any x86-64 (or non-x86) CPU.
 #include "bench_ops.h"
 
+#include "harness.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 
 namespace actkb {
 
-const op_desc ops[OP_COUNT] = {
-    {"erf", false},       {"tanh", false},       {"sigmoid", false},
-    {"silu", false},      {"quick_gelu", false}, {"gelu", false},
-    {"gelu_tanh", false}, {"bias_gelu", true},   {"bias_gelu_tanh", true},
-};
+const std::vector<bench_op> &bench_ops() {
+  static const std::vector<bench_op> v = [] {
+    std::vector<bench_op> r;
+    for (size_t i = 0; i < actk_catalog_size; i++) {
+      const actk_op_info *e = &actk_catalog[i];
+      if (std::strcmp(e->type_name, "f32") != 0 || e->shape == ACTK_SHAPE_PARAM) continue;
+      r.push_back({e->name, e, e->shape == ACTK_SHAPE_BIAS});
+    }
+    return r;
+  }();
+  return v;
+}
 
-actk_status run_actk(op_id op, const float *x, const float *bias, size_t width, float *y,
+actk_status run_actk(const bench_op &op, const float *x, const float *bias, size_t width, float *y,
                      size_t n) {
-  switch (op) {
-  case OP_ERF:
-    return actk_erf_f32(nullptr, x, y, n);
-  case OP_TANH:
-    return actk_tanh_f32(nullptr, x, y, n);
-  case OP_SIGMOID:
-    return actk_sigmoid_f32(nullptr, x, y, n);
-  case OP_SILU:
-    return actk_silu_f32(nullptr, x, y, n);
-  case OP_QUICK_GELU:
-    return actk_quick_gelu_f32(nullptr, x, y, n);
-  case OP_GELU:
-    return actk_gelu_f32(nullptr, x, y, n);
-  case OP_GELU_TANH:
-    return actk_gelu_tanh_f32(nullptr, x, y, n);
-  case OP_BIAS_GELU:
-    return actk_bias_gelu_f32(nullptr, x, bias, width, y, n);
-  case OP_BIAS_GELU_TANH:
-    return actk_bias_gelu_tanh_f32(nullptr, x, bias, width, y, n);
-  case OP_COUNT:
-    break;
-  }
-  return ACTK_ERR_INVALID_ARGUMENT;
+  return actk_op_call(op.info, nullptr, x, bias, width, y, n, 0.0f);
+}
+
+const std::vector<const baseline *> &baselines() {
+  static const std::vector<const baseline *> v = {
+      &libm_baseline,
+#if defined(ACTK_BENCH_HAVE_EIGEN)
+      &eigen_baseline,
+#endif
+#if defined(ACTK_BENCH_HAVE_SLEEF)
+      &sleef_baseline,
+#endif
+  };
+  return v;
+}
+
+const baseline *find_baseline(const char *name) {
+  for (const baseline *b : baselines())
+    if (!std::strcmp(b->name, name)) return b->runnable() ? b : nullptr;
+  return nullptr;
+}
+
+kernel_fn baseline_kernel(const baseline *b, const char *op) {
+  if (!b) return nullptr;
+  for (size_t i = 0; i < b->count; i++)
+    if (!std::strcmp(b->kernels[i].op, op)) return b->kernels[i].fn;
+  return nullptr;
 }
 
 void copy_kernel(const float *x, const float *, size_t, float *y, size_t n) {
@@ -58,33 +71,10 @@ float *alloc_floats(size_t n) {
 
 void free_floats(float *p) { std::free(p); }
 
-namespace {
-
-uint64_t splitmix64(uint64_t &s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+void fill_activations(float *x, size_t n, uint64_t seed) {
+  actk_fill_normal(x, n, seed, 3.0, 12.0);
 }
-
-// Uniform in (0, 1]: 53 random bits, never 0 (log below).
-double uniform01(uint64_t &s) { return (double)((splitmix64(s) >> 11) + 1) * 0x1p-53; }
-
-void fill_normal(float *x, size_t n, uint64_t seed, double sigma, double clip) {
-  uint64_t s = seed;
-  const double two_pi = 6.283185307179586476925;
-  for (size_t i = 0; i < n; i += 2) {
-    double r = std::sqrt(-2.0 * std::log(uniform01(s))), t = two_pi * uniform01(s);
-    double z[2] = {sigma * r * std::cos(t), sigma * r * std::sin(t)};
-    for (size_t k = 0; k < 2 && i + k < n; k++)
-      x[i + k] = (float)(z[k] > clip ? clip : z[k] < -clip ? -clip : z[k]);
-  }
-}
-
-} // namespace
-
-void fill_activations(float *x, size_t n, uint64_t seed) { fill_normal(x, n, seed, 3.0, 12.0); }
-void fill_bias(float *b, size_t n, uint64_t seed) { fill_normal(b, n, seed, 1.0, 4.0); }
+void fill_bias(float *b, size_t n, uint64_t seed) { actk_fill_normal(b, n, seed, 1.0, 4.0); }
 
 const char *input_description() {
   return "x ~ N(0, 3) clipped to [-12, 12], Box-Muller over splitmix64, fixed seed";

@@ -1,5 +1,6 @@
-// Shared pieces of the actk benchmarks (actk_bench, actk_ratio): the op list,
-// the actk entry points behind one signature, the baselines, the input data.
+// Shared pieces of the actk benchmarks (actk_bench, actk_ratio): the op list
+// (from the catalog), the actk entry points behind one signature, the
+// baselines (by library and op name), the input data.
 //
 // Every kernel here has the bias kernels' shape; unary ops ignore bias and
 // width. Baselines live in their own translation units so each gets its own
@@ -11,38 +12,45 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "actk.h"
+#include "catalog.h"
 
 namespace actkb {
 
 using kernel_fn = void (*)(const float *x, const float *bias, size_t width, float *y, size_t n);
 
-enum op_id {
-  OP_ERF,
-  OP_TANH,
-  OP_SIGMOID,
-  OP_SILU,
-  OP_QUICK_GELU,
-  OP_GELU,
-  OP_GELU_TANH,
-  OP_BIAS_GELU,
-  OP_BIAS_GELU_TANH,
-  OP_COUNT
-};
-
-// Per-op baselines, indexed by op_id. A table whose library was not found at
-// configure time is all nullptr.
-extern const kernel_fn libm_kernels[OP_COUNT];
-extern const kernel_fn eigen_kernels[OP_COUNT];
-extern const kernel_fn sleef_kernels[OP_COUNT];
-extern const bool have_eigen, have_sleef;
-
-struct op_desc {
-  const char *name;
+// The ops benchmarked: the f32 unary and bias entries of the catalog
+// (tools/catalog.h, expanded from the op registry), every tier, in its order.
+struct bench_op {
+  const char *name; // the op: "gelu", "bias_gelu"
+  const actk_op_info *info;
   bool has_bias;
 };
-extern const op_desc ops[OP_COUNT];
+const std::vector<bench_op> &bench_ops();
+
+// A baseline library: its kernels keyed by op name (an op it lacks is simply
+// absent), and whether this machine can run them.
+struct named_kernel {
+  const char *op;
+  kernel_fn fn;
+};
+struct baseline {
+  const char *name;      // "libm", "eigen", ...
+  const char *describes; // one line: version, flags, accuracy notes
+  bool (*runnable)();
+  const named_kernel *kernels;
+  size_t count;
+};
+// Each library's file defines one (baseline_<lib>.cc); the list holds those
+// found at configure time, libm first.
+extern const baseline libm_baseline, eigen_baseline, sleef_baseline;
+const std::vector<const baseline *> &baselines();
+// The baseline named name if it was built and runs here, else nullptr.
+const baseline *find_baseline(const char *name);
+// b's kernel for op, or nullptr.
+kernel_fn baseline_kernel(const baseline *b, const char *op);
 
 // The bias ops are benchmarked with rows of this width (a typical hidden
 // size); a call shorter than one row uses width = n.
@@ -50,8 +58,9 @@ constexpr size_t kBiasWidth = 4096;
 inline size_t bias_width_for(size_t n) { return n < kBiasWidth ? n : kBiasWidth; }
 
 // The op through actk's public API on the calling thread (pool = NULL), on
-// whatever arm is active.
-actk_status run_actk(op_id op, const float *x, const float *bias, size_t width, float *y, size_t n);
+// whatever ISA is active.
+actk_status run_actk(const bench_op &op, const float *x, const float *bias, size_t width, float *y,
+                     size_t n);
 
 // The memory-bound floor: memcpy of the same n floats.
 void copy_kernel(const float *x, const float *bias, size_t width, float *y, size_t n);

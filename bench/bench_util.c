@@ -14,6 +14,8 @@
 #include <sys/prctl.h>
 #endif
 
+#include "harness.h"
+#include "plan.h"
 #include "pool.h"
 #include "runner.h"
 
@@ -62,11 +64,7 @@ void *xalloc(size_t bytes) {
 
 /* ---- time ---- */
 
-uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+uint64_t now_ns(void) { return actk_now_ns(); }
 
 void sleep_ns(uint64_t ns) {
   struct timespec ts;
@@ -157,7 +155,7 @@ void measure(variant *v, int nv, unsigned gap_us, unsigned settle_us, double bud
 
 /* ---- the planner ---- */
 
-uint64_t g_hot_ns = 2000, g_cold_ns = 50000;
+uint64_t g_hot_ns = ACTK_DISPATCH_HOT_NS, g_cold_ns = ACTK_DISPATCH_COLD_NS;
 
 static void noop_probe(void *ctx, size_t i) {
   (void)ctx;

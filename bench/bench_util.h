@@ -101,7 +101,7 @@ void measure(variant *v, int nv, unsigned gap_us, unsigned settle_us, double bud
 /* ---- the planner ---- */
 
 /* The hot and cold dispatch costs src/pool.c plans with, read back through
- * actk_pool_dispatch_cost_ns by probe_dispatch_costs (defaults 2000 / 50000
+ * actk_pool_dispatch_cost_ns by probe_dispatch_costs (src/plan.h's defaults
  * until then): a pool whose workers have parked (cold), and one whose workers
  * are still spinning after a job (hot). Probe before pinning the caller: it
  * needs two CPUs. */

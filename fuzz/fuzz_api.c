@@ -1,8 +1,8 @@
 /* libFuzzer target: the public API's contract under arbitrary arguments.
  *
  * Each input decodes into one call (fuzz/README.md has the byte format): the
- * op (the 8 unary ops incl. swish(alpha), the 2 bias ops, RoPE, the RoPE
- * cache), the arm (any supported one), the pool (NULL, a 1-thread, a
+ * op (every f32 element-wise op of the catalog, tools/catalog.h, swish with
+ * any alpha; RoPE; the RoPE cache), the ISA (any supported one), the pool (NULL, a 1-thread, a
  * 3-thread, or a host pool whose parallel-for runs the tasks backwards), n,
  * offsets, how x and y alias (separate, y == x, partial overlaps either way,
  * adjacent, NULL), the bias width and where the bias lies, RoPE descriptor
@@ -23,7 +23,7 @@
  *     of any arena changed (y's whole region included);
  *   - good input: ACTK_OK, nothing outside y (cos and sin for the cache op)
  *     changed, and y is bit-identical to the same call made with the scalar
- *     arm and no pool into a separate buffer (made first, so in-place calls
+ *     ISA and no pool into a separate buffer (made first, so in-place calls
  *     compare against the untouched x).
  * A violation prints what happened and aborts (libFuzzer saves the input). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "actk.h"
+#include "catalog.h"
 
 #define MAX_ELEMS (1u << 17) /* large enough that every op reaches its pool */
 #define MAX_ROWS 512u        /* RoPE cache rows */
@@ -83,12 +84,14 @@ static float rng_float(void) {
   }
 }
 
-/* ---- pools and arms, made once ---- */
+/* ---- pools and ISAs, made once ---- */
 
 #define N_POOLS 5
 static actk_pool *g_pools[N_POOLS]; /* NULL, 1 thread, 3 threads, host, 2 threads */
-static actk_isa g_arms[3], g_best;
-static size_t g_n_arms;
+#define MAX_ISAS 8
+static actk_isa g_isas[MAX_ISAS], g_best;
+static void make_ops(void);
+static size_t g_n_isas;
 static size_t g_page;
 static int g_verbose; /* ACTK_FUZZ_VERBOSE set: print each call first (a crash then names it) */
 /* ACTK_FUZZ_KNOWN=empty-cache-overlap: accept ACTK_ERR_OVERLAP for an empty
@@ -137,11 +140,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   if (ps <= 0) die("page size");
   g_page = (size_t)ps;
   g_best = actk_isa_active();
+  make_ops();
   g_verbose = getenv("ACTK_FUZZ_VERBOSE") != NULL;
   const char *known = getenv("ACTK_FUZZ_KNOWN");
   g_known_empty_cache = known && strstr(known, "empty-cache-overlap") != NULL;
-  for (int i = ACTK_ISA_AVX512; i >= ACTK_ISA_SCALAR; i--)
-    if (actk_isa_supported((actk_isa)i)) g_arms[g_n_arms++] = (actk_isa)i;
+  for (int i = 0; actk_isa_name((actk_isa)i) && g_n_isas < MAX_ISAS; i++)
+    if (actk_isa_supported((actk_isa)i)) g_isas[g_n_isas++] = (actk_isa)i;
   actk_pool_config c;
   actk_pool_config_init(&c);
   c.threads = 1;
@@ -219,30 +223,34 @@ static void snapshot(arenas *A) {
 
 /* ---- the decoded call ---- */
 
-enum {
-  OP_ERF,
-  OP_TANH,
-  OP_SIGMOID,
-  OP_SILU,
-  OP_QUICK_GELU,
-  OP_GELU,
-  OP_GELU_TANH,
-  OP_SWISH,
-  OP_BIAS_GELU,
-  OP_BIAS_GELU_TANH,
-  OP_ROPE,
-  OP_ROPE_CACHE,
-  N_OPS
-};
-static const char *const op_name[N_OPS] = {
-    "erf",       "tanh",  "sigmoid",   "silu",           "quick_gelu", "gelu",
-    "gelu_tanh", "swish", "bias_gelu", "bias_gelu_tanh", "rope",       "rope_cache"};
+/* The ops: every f32 element-wise entry of the catalog (tools/catalog.h, in
+ * its order), then RoPE and the RoPE cache. An input's first byte picks one. */
+#define MAX_ELEMENTWISE 64
+static const actk_op_info *g_elementwise[MAX_ELEMENTWISE];
+static int g_n_elementwise, g_op_rope, g_op_rope_cache, g_n_ops;
+
+static void make_ops(void) {
+  for (size_t i = 0; i < actk_catalog_size && g_n_elementwise < MAX_ELEMENTWISE; i++)
+    if (!strcmp(actk_catalog[i].type_name, "f32")) g_elementwise[g_n_elementwise++] = &actk_catalog[i];
+  g_op_rope = g_n_elementwise;
+  g_op_rope_cache = g_op_rope + 1;
+  g_n_ops = g_op_rope_cache + 1;
+}
+
+static const char *op_name(int op) {
+  return op == g_op_rope ? "rope" : op == g_op_rope_cache ? "rope_cache" : g_elementwise[op]->function;
+}
+
+static int is_bias_op(int op) { return op < g_op_rope && g_elementwise[op]->shape == ACTK_SHAPE_BIAS; }
+static int is_param_op(int op) {
+  return op < g_op_rope && g_elementwise[op]->shape == ACTK_SHAPE_PARAM;
+}
 
 typedef struct {
   int op;
   actk_pool *pool;
   int pool_index;
-  actk_isa arm;
+  actk_isa isa;
   /* unary / bias */
   const float *x;
   float *y;
@@ -262,32 +270,9 @@ typedef struct {
 } call;
 
 static actk_status run(const call *c, const float *x, float *y, actk_pool *pool) {
-  switch (c->op) {
-  case OP_ERF:
-    return actk_erf_f32(pool, x, y, c->n);
-  case OP_TANH:
-    return actk_tanh_f32(pool, x, y, c->n);
-  case OP_SIGMOID:
-    return actk_sigmoid_f32(pool, x, y, c->n);
-  case OP_SILU:
-    return actk_silu_f32(pool, x, y, c->n);
-  case OP_QUICK_GELU:
-    return actk_quick_gelu_f32(pool, x, y, c->n);
-  case OP_GELU:
-    return actk_gelu_f32(pool, x, y, c->n);
-  case OP_GELU_TANH:
-    return actk_gelu_tanh_f32(pool, x, y, c->n);
-  case OP_SWISH:
-    return actk_swish_f32(pool, x, y, c->n, c->alpha);
-  case OP_BIAS_GELU:
-    return actk_bias_gelu_f32(pool, x, c->bias, c->width, y, c->n);
-  case OP_BIAS_GELU_TANH:
-    return actk_bias_gelu_tanh_f32(pool, x, c->bias, c->width, y, c->n);
-  case OP_ROPE:
-    return actk_rope_f32(pool, c->descp, x, c->ids, c->cosc, c->sinc, y);
-  default:
-    return ACTK_ERR_INVALID_ARGUMENT;
-  }
+  if (c->op == g_op_rope) return actk_rope_f32(pool, c->descp, x, c->ids, c->cosc, c->sinc, y);
+  if (c->op == g_op_rope_cache) return ACTK_ERR_INVALID_ARGUMENT;
+  return actk_op_call(g_elementwise[c->op], pool, x, c->bias, c->width, y, c->n, c->alpha);
 }
 
 /* ---- the oracle: which statuses the contract allows ---- */
@@ -308,7 +293,7 @@ static int too_large(const void *p, size_t count, size_t elem) {
 
 static unsigned expect_unary(const call *c) {
   unsigned e = 0;
-  if (c->op == OP_BIAS_GELU || c->op == OP_BIAS_GELU_TANH) {
+  if (is_bias_op(c->op)) {
     if (c->width == 0)
       e |= BIT(ACTK_ERR_ZERO_WIDTH); /* even with n == 0 */
     else if (c->n % c->width)
@@ -324,7 +309,7 @@ static unsigned expect_unary(const call *c) {
   } else if (c->x && c->y && c->x != c->y && overlap(c->x, c->n * 4, c->y, c->n * 4)) {
     e |= BIT(ACTK_ERR_OVERLAP);
   }
-  if (c->op == OP_BIAS_GELU || c->op == OP_BIAS_GELU_TANH) {
+  if (is_bias_op(c->op)) {
     if (!c->bias)
       e |= BIT(ACTK_ERR_NULL_POINTER);
     else if (too_large(c->bias, c->width, 4))
@@ -423,26 +408,26 @@ static unsigned expect_cache(const call *c) {
 static char g_desc[512];
 
 static void describe(const call *c) {
-  if (c->op == OP_ROPE) {
+  if (c->op == g_op_rope) {
     const actk_rope_desc *d = &c->desc;
     snprintf(g_desc, sizeof g_desc,
-             "rope arm=%s pool=%d desc=%s B=%zu S=%zu H=%zu D=%zu rd=%zu layout=%d style=%d "
+             "rope isa=%s pool=%d desc=%s B=%zu S=%zu H=%zu D=%zu rd=%zu layout=%d style=%d "
              "max_pos=%zu start=%lld struct_size=%zu x=%p y=%p (y-x=%td floats) ids=%p cos=%p "
              "sin=%p",
-             actk_isa_name(c->arm), c->pool_index, c->descp ? "set" : "NULL", d->batch, d->seq_len,
+             actk_isa_name(c->isa), c->pool_index, c->descp ? "set" : "NULL", d->batch, d->seq_len,
              d->heads, d->head_size, d->rotary_dim, (int)d->layout, (int)d->style, d->max_position,
              (long long)d->position_start, d->struct_size, (const void *)c->x, (void *)c->y,
              c->x && c->y ? c->y - c->x : 0, (const void *)c->ids, (const void *)c->cosc,
              (const void *)c->sinc);
-  } else if (c->op == OP_ROPE_CACHE) {
+  } else if (c->op == g_op_rope_cache) {
     snprintf(g_desc, sizeof g_desc,
              "rope_cache max_pos=%zu rotary_dim=%zu theta=%a cos=%p sin=%p (sin-cos=%td floats)",
              c->max_pos, c->rdim, c->theta, (void *)c->cos_out, (void *)c->sin_out,
              c->cos_out && c->sin_out ? c->sin_out - c->cos_out : 0);
   } else {
     snprintf(g_desc, sizeof g_desc,
-             "%s arm=%s pool=%d n=%zu x=%p y=%p (y-x=%td floats) bias=%p width=%zu alpha=%a",
-             op_name[c->op], actk_isa_name(c->arm), c->pool_index, c->n, (const void *)c->x,
+             "%s isa=%s pool=%d n=%zu x=%p y=%p (y-x=%td floats) bias=%p width=%zu alpha=%a",
+             op_name(c->op), actk_isa_name(c->isa), c->pool_index, c->n, (const void *)c->x,
              (void *)c->y, c->x && c->y ? c->y - c->x : 0, (const void *)c->bias, c->width,
              (double)c->alpha);
   }
@@ -577,7 +562,7 @@ static void fuzz_elementwise(reader *r, call *c, int is_bias) {
   size_t pre = rd8(r) % 40, post = rd8(r) % 40;
   uint16_t dsel = rd16(r);
   c->alpha = 1.0f;
-  if (c->op == OP_SWISH) {
+  if (is_param_op(c->op)) {
     uint32_t b = rd32(r);
     memcpy(&c->alpha, &b, sizeof b);
   }
@@ -724,7 +709,7 @@ static void fuzz_elementwise(reader *r, call *c, int is_bias) {
   unsigned expect = expect_unary(c);
   float *ref = NULL;
   if (!expect && n) {
-    /* the reference: scalar arm, no pool, separate output */
+    /* the reference: scalar isa, no pool, separate output */
     ref = malloc(n * sizeof(float));
     if (!ref) die("malloc");
     actk_isa_force(ACTK_ISA_SCALAR);
@@ -733,7 +718,7 @@ static void fuzz_elementwise(reader *r, call *c, int is_bias) {
   }
   snapshot(&A);
   if (!expect) warm_up(c->pool, n);
-  actk_isa_force(c->arm);
+  actk_isa_force(c->isa);
   actk_status st = run(c, x, y, c->pool);
   actk_isa_force(g_best);
   if (expect) {
@@ -747,7 +732,7 @@ static void fuzz_elementwise(reader *r, call *c, int is_bias) {
       uint32_t a, b;
       memcpy(&a, y + i, 4);
       memcpy(&b, ref + i, 4);
-      finding("y[%zu] = 0x%08x, the scalar arm with no pool gives 0x%08x", i, a, b);
+      finding("y[%zu] = 0x%08x, the scalar isa with no pool gives 0x%08x", i, a, b);
     }
   }
   free(ref);
@@ -958,7 +943,7 @@ static void fuzz_rope(reader *r, call *c) {
   }
   snapshot(&A);
   if (!expect) warm_up(c->pool, el);
-  actk_isa_force(c->arm);
+  actk_isa_force(c->isa);
   actk_status st = run(c, c->x, c->y, c->pool);
   actk_isa_force(g_best);
   if (expect) {
@@ -972,7 +957,7 @@ static void fuzz_rope(reader *r, call *c) {
         memcpy(&a, c->y + i, 4);
         memcpy(&b, ref + i, 4);
         if (a == b) continue;
-        finding("y[%zu] = 0x%08x, the scalar arm with no pool gives 0x%08x", i, a, b);
+        finding("y[%zu] = 0x%08x, the scalar isa with no pool gives 0x%08x", i, a, b);
       }
     }
   }
@@ -1057,23 +1042,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   reader r = {data, size};
   call c;
   memset(&c, 0, sizeof c);
-  c.op = rd8(&r) % N_OPS;
+  c.op = rd8(&r) % g_n_ops;
   c.pool_index = rd8(&r) % N_POOLS;
   c.pool = g_pools[c.pool_index];
-  c.arm = g_arms[rd8(&r) % g_n_arms];
+  c.isa = g_isas[rd8(&r) % g_n_isas];
   /* values: the rest of the input seeds the generator */
   uint64_t h = 0x9e3779b97f4a7c15u;
   for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * 0x100000001b3u;
   g_rng = h | 1;
-  switch (c.op) {
-  case OP_ROPE:
+  if (c.op == g_op_rope)
     fuzz_rope(&r, &c);
-    break;
-  case OP_ROPE_CACHE:
+  else if (c.op == g_op_rope_cache)
     fuzz_rope_cache(&r, &c);
-    break;
-  default:
-    fuzz_elementwise(&r, &c, c.op == OP_BIAS_GELU || c.op == OP_BIAS_GELU_TANH);
-  }
+  else
+    fuzz_elementwise(&r, &c, is_bias_op(c.op));
   return 0;
 }

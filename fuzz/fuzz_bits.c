@@ -1,9 +1,9 @@
 /* libFuzzer target: the numbers, for any float bit patterns.
  *
  * The input is raw float bits (4 bytes each, little end first; at most 1024
- * floats). Every element-wise op runs on them on every arm this machine
+ * floats). Every element-wise op runs on them on every ISA this machine
  * supports (forced with actk_isa_force, no pool), and:
- *   - the arms agree bit for bit, NaN results included;
+ *   - the ISAs agree bit for bit, NaN results included;
  *   - a NaN input gives the same NaN quieted (bits | 0x00400000: sign and
  *     payload kept), as README.md documents;
  *   - +-Inf inputs give the documented limits and +-0 inputs the documented
@@ -12,13 +12,13 @@
  *     tools/reference.c (ulp(r) = 2^(max(floor(log2|r|), -126) - 23));
  *   - element i does not depend on where it sits: the call on x + 1, n - 1
  *     gives y + 1 exactly.
- * The ops: erf, tanh, sigmoid, silu, quick_gelu, gelu, gelu_tanh, and swish
- * with alpha = the first input float (any bits) and with alpha = 0.75; the
- * bias ops pair x[i] with bias = the input reversed and must equal gelu /
- * gelu_tanh of the float sum x[i] + bias[j] (the header's promise), bit for
- * bit, when at most one of the two is NaN (with two NaNs either payload may
- * win, quieted).
- * A violation prints the op, arm, input and output bits and aborts. */
+ * The ops: every f32 entry of the catalog (tools/catalog.h: erf, tanh, ...),
+ * a param op (swish) with alpha = the first input float (any bits) and with
+ * alpha = 0.75; the bias ops pair x[i] with bias = the input reversed and must
+ * equal their activation of the float sum x[i] + bias[j] (the header's
+ * promise), bit for bit, when at most one of the two is NaN (with two NaNs
+ * either payload may win, quieted).
+ * A violation prints the op, isa, input and output bits and aborts. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -27,16 +27,18 @@
 #include <string.h>
 
 #include "actk.h"
+#include "catalog.h"
 #include "reference.h"
 
 #define MAX_FLOATS 1024
 #define ULP_BOUND 2.0
 
-static actk_isa g_arms[3], g_best;
-static size_t g_n_arms;
+#define MAX_ISAS 8
+static actk_isa g_isas[MAX_ISAS], g_best;
+static size_t g_n_isas;
 /* ACTK_FUZZ_KNOWN=swish-inf-nan: skip the value check of swish(+-inf) when
  * alpha * x is NaN (alpha NaN or +-0): a known, reported bug (fuzz/README.md).
- * The arms must still agree. */
+ * The ISAs must still agree. */
 static int g_known_swish_inf_nan;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
@@ -45,8 +47,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   g_best = actk_isa_active();
   const char *known = getenv("ACTK_FUZZ_KNOWN");
   g_known_swish_inf_nan = known && strstr(known, "swish-inf-nan") != NULL;
-  for (int i = ACTK_ISA_AVX512; i >= ACTK_ISA_SCALAR; i--)
-    if (actk_isa_supported((actk_isa)i)) g_arms[g_n_arms++] = (actk_isa)i;
+  /* every supported isa, scalar last (the loops below run it first) */
+  for (int i = 0; actk_isa_name((actk_isa)i) && g_n_isas < MAX_ISAS; i++)
+    if (actk_isa_supported((actk_isa)i)) g_isas[g_n_isas++] = (actk_isa)i;
+  for (size_t a = 0; a < g_n_isas / 2; a++) {
+    actk_isa t = g_isas[a];
+    g_isas[a] = g_isas[g_n_isas - 1 - a];
+    g_isas[g_n_isas - 1 - a] = t;
+  }
   return 0;
 }
 
@@ -56,52 +64,36 @@ static uint32_t bits_of(float f) {
   return u;
 }
 
-static void finding(const char *op, actk_isa arm, size_t i, float x, float y, const char *fmt, ...)
+static void finding(const char *op, actk_isa isa, size_t i, float x, float y, const char *fmt, ...)
     __attribute__((format(printf, 6, 7), noreturn));
-static void finding(const char *op, actk_isa arm, size_t i, float x, float y, const char *fmt,
+static void finding(const char *op, actk_isa isa, size_t i, float x, float y, const char *fmt,
                     ...) {
   va_list ap;
   va_start(ap, fmt);
   fprintf(stderr,
           "\nfuzz_bits: FINDING: %s on %s, element %zu: x = %a (0x%08x) -> y = %a (0x%08x): ", op,
-          actk_isa_name(arm), i, (double)x, bits_of(x), (double)y, bits_of(y));
+          actk_isa_name(isa), i, (double)x, bits_of(x), (double)y, bits_of(y));
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
   abort();
 }
 
-typedef struct {
-  const char *name;
-  actk_status (*run)(actk_pool *, const float *, float *, size_t); /* NULL: swish */
-  double (*ref)(double);
-} op_t;
-
-static const op_t g_ops[] = {
-    {"erf", actk_erf_f32, actk_ref_erf},
-    {"tanh", actk_tanh_f32, actk_ref_tanh},
-    {"sigmoid", actk_sigmoid_f32, actk_ref_sigmoid},
-    {"silu", actk_silu_f32, actk_ref_silu},
-    {"quick_gelu", actk_quick_gelu_f32, actk_ref_quick_gelu},
-    {"gelu", actk_gelu_f32, actk_ref_gelu},
-    {"gelu_tanh", actk_gelu_tanh_f32, actk_ref_gelu_tanh},
-    {"swish", NULL, NULL},
-};
-#define N_OPS (sizeof g_ops / sizeof g_ops[0])
-
-static actk_status call(const op_t *op, float alpha, const float *x, float *y, size_t n) {
-  return op->run ? op->run(NULL, x, y, n) : actk_swish_f32(NULL, x, y, n, alpha);
+/* The ops: every f32 entry of the catalog (tools/catalog.h). */
+static actk_status call(const actk_op_info *op, float alpha, const float *x, float *y, size_t n) {
+  return actk_op_call(op, NULL, x, NULL, 0, y, n, alpha);
 }
 
-static double ref(const op_t *op, float alpha, float x) {
-  return op->ref ? op->ref((double)x) : actk_ref_swish((double)x, (double)alpha);
+static double ref(const actk_op_info *op, float alpha, float x) {
+  return op->shape == ACTK_SHAPE_PARAM ? op->ref_param((double)x, (double)alpha)
+                                       : op->ref((double)x);
 }
 
 /* The value checks of one result against the reference. */
-static void check_value(const char *name, actk_isa arm, size_t i, float x, float y, double r) {
+static void check_value(const char *name, actk_isa isa, size_t i, float x, float y, double r) {
   if (isnan(x)) {
     if (bits_of(y) != (bits_of(x) | 0x00400000u))
-      finding(name, arm, i, x, y, "NaN in must give the same NaN, quieted (0x%08x)",
+      finding(name, isa, i, x, y, "NaN in must give the same NaN, quieted (0x%08x)",
               bits_of(x) | 0x00400000u);
     return;
   }
@@ -109,78 +101,82 @@ static void check_value(const char *name, actk_isa arm, size_t i, float x, float
     /* the limits and signed zeros exactly; NaN where the definition is NaN */
     float rf = (float)r;
     if (isnan(r) ? !isnan(y) : bits_of(y) != bits_of(rf))
-      finding(name, arm, i, x, y, "special input: the reference is %a: want %s", r,
+      finding(name, isa, i, x, y, "special input: the reference is %a: want %s", r,
               isnan(r) ? "a NaN" : "exactly that rounded");
     return;
   }
   double e = actk_ulp_error(y, r);
   if (!(e <= ULP_BOUND))
-    finding(name, arm, i, x, y, "%.3f ULP from the reference %.17g (bound %.1f)", e, r, ULP_BOUND);
+    finding(name, isa, i, x, y, "%.3f ULP from the reference %.17g (bound %.1f)", e, r, ULP_BOUND);
 }
 
-static void check_unary(const op_t *op, float alpha, const float *x, size_t n, float *y,
+static void check_unary(const actk_op_info *op, float alpha, const float *x, size_t n, float *y,
                         float *y_scalar, float *y_shift) {
-  char name[64];
-  if (op->run)
-    snprintf(name, sizeof name, "%s", op->name);
+  char name[96];
+  if (op->shape == ACTK_SHAPE_UNARY)
+    snprintf(name, sizeof name, "%s", op->function);
   else
-    snprintf(name, sizeof name, "swish(alpha=%a, 0x%08x)", (double)alpha, bits_of(alpha));
-  for (size_t a = g_n_arms; a-- > 0;) { /* scalar first */
-    actk_isa arm = g_arms[a];
-    actk_isa_force(arm);
-    actk_status st = call(op, alpha, x, arm == ACTK_ISA_SCALAR ? y_scalar : y, n);
-    if (st != ACTK_OK) finding(name, arm, 0, x[0], 0, "status %d, not ACTK_OK", (int)st);
-    if (arm == ACTK_ISA_SCALAR) {
+    snprintf(name, sizeof name, "%s(alpha=%a, 0x%08x)", op->function, (double)alpha,
+             bits_of(alpha));
+  for (size_t a = g_n_isas; a-- > 0;) { /* scalar first */
+    actk_isa isa = g_isas[a];
+    actk_isa_force(isa);
+    actk_status st = call(op, alpha, x, isa == ACTK_ISA_SCALAR ? y_scalar : y, n);
+    if (st != ACTK_OK) finding(name, isa, 0, x[0], 0, "status %d, not ACTK_OK", (int)st);
+    if (isa == ACTK_ISA_SCALAR) {
       for (size_t i = 0; i < n; i++) {
-        if (g_known_swish_inf_nan && !op->run && isinf(x[i]) && isnan(alpha * x[i])) continue;
-        check_value(name, arm, i, x[i], y_scalar[i], ref(op, alpha, x[i]));
+        if (g_known_swish_inf_nan && op->shape == ACTK_SHAPE_PARAM && isinf(x[i]) &&
+            isnan(alpha * x[i]))
+          continue;
+        check_value(name, isa, i, x[i], y_scalar[i], ref(op, alpha, x[i]));
       }
     } else {
       for (size_t i = 0; i < n; i++)
         if (bits_of(y[i]) != bits_of(y_scalar[i]))
-          finding(name, arm, i, x[i], y[i], "the scalar arm gives 0x%08x", bits_of(y_scalar[i]));
+          finding(name, isa, i, x[i], y[i], "the scalar isa gives 0x%08x", bits_of(y_scalar[i]));
     }
     /* the same elements one place further on */
     if (n > 1) {
       st = call(op, alpha, x + 1, y_shift, n - 1);
-      if (st != ACTK_OK) finding(name, arm, 1, x[1], 0, "status %d (at x + 1)", (int)st);
+      if (st != ACTK_OK) finding(name, isa, 1, x[1], 0, "status %d (at x + 1)", (int)st);
       for (size_t i = 1; i < n; i++)
         if (bits_of(y_shift[i - 1]) != bits_of(y_scalar[i]))
-          finding(name, arm, i, x[i], y_shift[i - 1],
-                  "called at x + 1, n - 1; called at x the scalar arm gave 0x%08x",
+          finding(name, isa, i, x[i], y_shift[i - 1],
+                  "called at x + 1, n - 1; called at x the scalar isa gave 0x%08x",
                   bits_of(y_scalar[i]));
     }
   }
   actk_isa_force(g_best);
 }
 
-static void check_bias(int tanh_form, const float *x, const float *bias, size_t n, float *sum,
-                       float *y, float *want, float *y_scalar) {
-  const char *name = tanh_form ? "bias_gelu_tanh" : "bias_gelu";
+static void check_bias(const actk_op_info *op, const float *x, const float *bias, size_t n,
+                       float *sum, float *y, float *want, float *y_scalar) {
+  const char *name = op->function;
+  const actk_op_info *act = actk_catalog_find(op->activation, op->tier_name, op->type_name);
+  if (!act) finding(name, ACTK_ISA_SCALAR, 0, x[0], 0, "no catalog entry for %s", op->activation);
   for (size_t i = 0; i < n; i++) sum[i] = x[i] + bias[i];
-  for (size_t a = g_n_arms; a-- > 0;) { /* scalar first */
-    actk_isa arm = g_arms[a];
-    actk_isa_force(arm);
-    actk_status st = tanh_form ? actk_bias_gelu_tanh_f32(NULL, x, bias, n, y, n)
-                               : actk_bias_gelu_f32(NULL, x, bias, n, y, n);
-    if (st != ACTK_OK) finding(name, arm, 0, x[0], 0, "status %d, not ACTK_OK", (int)st);
-    st = tanh_form ? actk_gelu_tanh_f32(NULL, sum, want, n) : actk_gelu_f32(NULL, sum, want, n);
-    if (st != ACTK_OK) finding(name, arm, 0, x[0], 0, "status %d (gelu of the sum)", (int)st);
-    if (arm == ACTK_ISA_SCALAR) memcpy(y_scalar, y, n * sizeof(float));
+  for (size_t a = g_n_isas; a-- > 0;) { /* scalar first */
+    actk_isa isa = g_isas[a];
+    actk_isa_force(isa);
+    actk_status st = actk_op_call(op, NULL, x, bias, n, y, n, 0.0f);
+    if (st != ACTK_OK) finding(name, isa, 0, x[0], 0, "status %d, not ACTK_OK", (int)st);
+    st = actk_op_call(act, NULL, sum, NULL, 0, want, n, 0.0f);
+    if (st != ACTK_OK) finding(name, isa, 0, x[0], 0, "status %d (gelu of the sum)", (int)st);
+    if (isa == ACTK_ISA_SCALAR) memcpy(y_scalar, y, n * sizeof(float));
     for (size_t i = 0; i < n; i++) {
-      /* every arm gives the scalar arm's bits, NaN + NaN included */
+      /* every ISA gives the scalar ISA's bits, NaN + NaN included */
       if (bits_of(y[i]) != bits_of(y_scalar[i]))
-        finding(name, arm, i, x[i], y[i], "bias 0x%08x: the scalar arm gives 0x%08x",
+        finding(name, isa, i, x[i], y[i], "bias 0x%08x: the scalar isa gives 0x%08x",
                 bits_of(bias[i]), bits_of(y_scalar[i]));
       if (isnan(x[i]) && isnan(bias[i])) {
         uint32_t yb = bits_of(y[i]);
         if (yb != (bits_of(x[i]) | 0x00400000u) && yb != (bits_of(bias[i]) | 0x00400000u))
-          finding(name, arm, i, x[i], y[i], "bias 0x%08x: NaN + NaN must give one of them, quieted",
+          finding(name, isa, i, x[i], y[i], "bias 0x%08x: NaN + NaN must give one of them, quieted",
                   bits_of(bias[i]));
         continue;
       }
       if (bits_of(y[i]) != bits_of(want[i]))
-        finding(name, arm, i, x[i], y[i], "bias 0x%08x: gelu of the float sum 0x%08x gives 0x%08x",
+        finding(name, isa, i, x[i], y[i], "bias 0x%08x: gelu of the float sum 0x%08x gives 0x%08x",
                 bits_of(bias[i]), bits_of(sum[i]), bits_of(want[i]));
     }
   }
@@ -202,17 +198,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memcpy(x, data, n * sizeof(float));
   for (size_t i = 0; i < n; i++) bias[i] = x[n - 1 - i];
 
-  for (size_t k = 0; k < N_OPS; k++) {
-    const op_t *op = &g_ops[k];
-    if (op->run) {
+  for (size_t k = 0; k < actk_catalog_size; k++) {
+    const actk_op_info *op = &actk_catalog[k];
+    if (strcmp(op->type_name, "f32") != 0) continue;
+    if (op->shape == ACTK_SHAPE_UNARY) {
       check_unary(op, 1.0f, x, n, y, ys, yh);
-    } else {
+    } else if (op->shape == ACTK_SHAPE_PARAM) {
       check_unary(op, x[0], x, n, y, ys, yh);
       check_unary(op, 0.75f, x, n, y, ys, yh);
+    } else {
+      check_bias(op, x, bias, n, t, y, ys, yh);
     }
   }
-  check_bias(0, x, bias, n, t, y, ys, yh);
-  check_bias(1, x, bias, n, t, y, ys, yh);
   free(x);
   free(bias);
   free(y);

@@ -8,12 +8,32 @@ Each fuzz_api seed spells one call in the byte format fuzz_api.c decodes
 seeds are raw little-endian float bits.
 """
 import os
+import re
 import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-OPS = ["erf", "tanh", "sigmoid", "silu", "quick_gelu", "gelu", "gelu_tanh", "swish",
-       "bias_gelu", "bias_gelu_tanh", "rope", "rope_cache"]
+
+def registry_ops():
+    """The op choices of fuzz_api.c in its order: the f32 entries of the
+    catalog (tools/catalog.c: each op of src/registry.h's unary, param and
+    bias lists, each tier), named "<op>" for the first tier and
+    "<op>/<tier>" for the others; then rope and rope_cache."""
+    text = open(os.path.join(HERE, "..", "src", "registry.h")).read()
+
+    def entries(name):
+        m = re.search(r"#define ACTK_FOR_EACH_%s\(X, \.\.\.\)(.*?)(?:\n\n|\n/\*|\n#)" % name, text, re.S)
+        return re.findall(r"X\((\w+)", m.group(1))
+
+    tiers = entries("TIER")
+    ops = []
+    for kind in ("UNARY", "PARAM", "BIAS"):
+        for op in entries(kind):
+            ops += [op if i == 0 else "%s/%s" % (op, t) for i, t in enumerate(tiers)]
+    return ops + ["rope", "rope_cache"]
+
+
+OPS = registry_ops()
 POOL = {"none": 0, "1thread": 1, "3threads": 2, "host": 3, "2threads": 4}
 
 
@@ -33,11 +53,11 @@ def f32(v):
     return struct.pack("<f", v)
 
 
-def header(op, pool="none", arm=0):
-    return bytes([OPS.index(op), POOL[pool], arm])
+def header(op, pool="none", isa=0):
+    return bytes([OPS.index(op), POOL[pool], isa])
 
 
-def elementwise(op, n, alias=0, xwhere=0, skip=0, pre=4, post=4, dsel=0, pool="none", arm=0,
+def elementwise(op, n, alias=0, xwhere=0, skip=0, pre=4, post=4, dsel=0, pool="none", isa=0,
                 alpha=None, wsel=2, bwhere=0, wv=0, boff=0, huge=None):
     """n: 0..255 small, else 256..4095 mid, else an even number up to 131070."""
     if huge is not None:
@@ -48,7 +68,7 @@ def elementwise(op, n, alias=0, xwhere=0, skip=0, pre=4, post=4, dsel=0, pool="n
         nb = bytes([9]) + u16(n)
     else:
         nb = bytes([12]) + u16(n // 2)
-    b = header(op, pool, arm) + nb + bytes([alias, xwhere, skip, pre, post]) + u16(dsel)
+    b = header(op, pool, isa) + nb + bytes([alias, xwhere, skip, pre, post]) + u16(dsel)
     if op == "swish":
         b += f32(1.0 if alpha is None else alpha)
     if op.startswith("bias"):
@@ -57,10 +77,10 @@ def elementwise(op, n, alias=0, xwhere=0, skip=0, pre=4, post=4, dsel=0, pool="n
 
 
 def rope(B, S, H, D, rsel=0, rv=0, layout=0, style=0, ss=0, max_pos=64, pos_mode=0,
-         cache_mode=0, alias=0, where=0, skip=0, dsel=0, start=0, pool="none", arm=0,
+         cache_mode=0, alias=0, where=0, skip=0, dsel=0, start=0, pool="none", isa=0,
          shape_mode=1):
     mp = (max_pos << 3) | 1  # a multiple of 8 would mean max_position 0
-    return (header("rope", pool, arm) + bytes([shape_mode, B, S, H, D, rsel, rv, layout, style, ss, 0])
+    return (header("rope", pool, isa) + bytes([shape_mode, B, S, H, D, rsel, rv, layout, style, ss, 0])
             + u16(mp) + bytes([pos_mode, cache_mode, alias, where, skip]) + u16(dsel)
             + u64((start + 1) << 8) + bytes([4, 4]))
 
@@ -72,9 +92,9 @@ def rope_cache(max_pos, rotary_dim, mode=0, where=0, theta_sel=1):
 
 API = {
     "erf_n37_x_at_guard": elementwise("erf", 37),
-    # arm 1 is avx2 where avx512 runs too: a tail between canaries, and at a guard page
-    "erf_n13_arm1": elementwise("erf", 13, arm=1),
-    "tanh_n13_arm1_y_at_guard": elementwise("tanh", 13, arm=1, post=0),
+    # ISA 1 is avx2 where avx512 runs too: a tail between canaries, and at a guard page
+    "erf_n13_isa1": elementwise("erf", 13, isa=1),
+    "tanh_n13_isa1_y_at_guard": elementwise("tanh", 13, isa=1, post=0),
     "tanh_n1": elementwise("tanh", 1, xwhere=1),
     "sigmoid_n100_misaligned": elementwise("sigmoid", 100, xwhere=2, skip=3),
     "silu_in_place_n64": elementwise("silu", 64, alias=3),

@@ -69,6 +69,9 @@ ACTK_API const char *actk_status_string(actk_status status);
  * same bits for the same input. */
 
 ACTK_API actk_isa actk_isa_active(void);
+/* The arm dispatch picks on its own on this machine: the best one the CPU,
+ * the OS and the build support (whatever ACTK_ISA or actk_isa_force chose). */
+ACTK_API actk_isa actk_isa_best(void);
 /* "scalar", "avx2", "avx512"; NULL for a value that is not an actk_isa. */
 ACTK_API const char *actk_isa_name(actk_isa isa);
 /* 1 if this CPU and OS can run the arm, else 0. */

@@ -1,7 +1,8 @@
-/* Public entry points: validate, pick the arm, hand the kernel to the runner. */
+/* Public entry points: validate, pick the implementation's kernel, hand it to the runner. */
 #include "actk.h"
 #include "dispatch.h"
 #include "fpenv.h"
+#include "registry.h"
 #include "runner.h"
 #include "validate.h"
 
@@ -45,49 +46,112 @@ const char *actk_status_string(actk_status status) {
   return "unknown status";
 }
 
-#define ACTK_UNARY_API(op, cost)                                                                   \
-  actk_status actk_##op##_f32(actk_pool *pool, const float *x, float *y, size_t n) {               \
-    actk_status s = actk_check_unary(x, y, n);                                                     \
-    if (s != ACTK_OK || n == 0) return s;                                                          \
-    actk_fpenv env = actk_fpenv_enter();                                                           \
-    actk_run_unary(pool, cost, actk_dispatch_active()->op, x, y, n);                               \
-    actk_fpenv_leave(env);                                                                         \
-    return ACTK_OK;                                                                                \
-  }
+/* ---- the element-wise ops: one body per shape, one wrapper per registry entry ---- */
 
-ACTK_UNARY_API(erf, ACTK_COST_MEDIUM)
-ACTK_UNARY_API(tanh, ACTK_COST_MEDIUM)
-ACTK_UNARY_API(sigmoid, ACTK_COST_MEDIUM)
-ACTK_UNARY_API(gelu, ACTK_COST_EXPENSIVE)
-ACTK_UNARY_API(gelu_tanh, ACTK_COST_EXPENSIVE)
+typedef struct {
+  actk_unary_kernel k;
+  const char *x;
+  char *y;
+  size_t esize;
+} unary_ctx;
 
-actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, size_t n, float alpha) {
-  actk_status s = actk_check_unary(x, y, n);
+static void unary_range(void *p, size_t b, size_t e) {
+  const unary_ctx *c = p;
+  c->k(c->x + b * c->esize, c->y + b * c->esize, e - b);
+}
+
+static actk_status unary_call(actk_pool *pool, actk_unary_id op, actk_tier tier, actk_type type,
+                              actk_cost cost, size_t esize, const void *x, void *y, size_t n) {
+  actk_status s = actk_check_unary(x, y, n, esize);
   if (s != ACTK_OK || n == 0) return s;
   actk_fpenv env = actk_fpenv_enter();
-  actk_run_swish(pool, ACTK_COST_MEDIUM, actk_dispatch_active()->swish, x, y, n, alpha);
+  unary_ctx c = {actk_dispatch_active()->unary[op][tier][type], x, y, esize};
+  actk_run_ranges(pool, cost, n, ACTK_VECTOR_GRANULE, unary_range, &c);
   actk_fpenv_leave(env);
   return ACTK_OK;
 }
 
-actk_status actk_silu_f32(actk_pool *pool, const float *x, float *y, size_t n) {
-  return actk_swish_f32(pool, x, y, n, 1.0f);
+typedef struct {
+  actk_param_kernel k;
+  const char *x;
+  char *y;
+  size_t esize;
+  float alpha;
+} param_ctx;
+
+static void param_range(void *p, size_t b, size_t e) {
+  const param_ctx *c = p;
+  c->k(c->x + b * c->esize, c->y + b * c->esize, e - b, c->alpha);
 }
 
-actk_status actk_quick_gelu_f32(actk_pool *pool, const float *x, float *y, size_t n) {
-  return actk_swish_f32(pool, x, y, n, 1.702f);
+static actk_status param_call(actk_pool *pool, actk_param_id op, actk_tier tier, actk_type type,
+                              actk_cost cost, size_t esize, const void *x, void *y, size_t n,
+                              float alpha) {
+  actk_status s = actk_check_unary(x, y, n, esize);
+  if (s != ACTK_OK || n == 0) return s;
+  actk_fpenv env = actk_fpenv_enter();
+  param_ctx c = {actk_dispatch_active()->param[op][tier][type], x, y, esize, alpha};
+  actk_run_ranges(pool, cost, n, ACTK_VECTOR_GRANULE, param_range, &c);
+  actk_fpenv_leave(env);
+  return ACTK_OK;
 }
 
-#define ACTK_BIAS_API(op)                                                                          \
-  actk_status actk_##op##_f32(actk_pool *pool, const float *x, const float *bias, size_t width,    \
-                              float *y, size_t n) {                                                \
-    actk_status s = actk_check_bias(x, bias, width, y, n);                                         \
-    if (s != ACTK_OK || n == 0) return s;                                                          \
-    actk_fpenv env = actk_fpenv_enter();                                                           \
-    actk_run_bias(pool, ACTK_COST_EXPENSIVE, actk_dispatch_active()->op, x, bias, width, y, n);    \
-    actk_fpenv_leave(env);                                                                         \
-    return ACTK_OK;                                                                                \
+typedef struct {
+  actk_bias_kernel k;
+  const char *x;
+  const void *bias;
+  size_t width;
+  char *y;
+  size_t esize;
+} bias_ctx;
+
+/* Chunks are whole rows: a cut mid-row would rotate the bias. */
+static void bias_range(void *p, size_t b, size_t e) {
+  const bias_ctx *c = p;
+  c->k(c->x + b * c->esize, c->bias, c->width, c->y + b * c->esize, e - b);
+}
+
+static actk_status bias_call(actk_pool *pool, actk_bias_id op, actk_tier tier, actk_type type,
+                             actk_cost cost, size_t esize, const void *x, const void *bias,
+                             size_t width, void *y, size_t n) {
+  actk_status s = actk_check_bias(x, bias, width, y, n, esize);
+  if (s != ACTK_OK || n == 0) return s;
+  actk_fpenv env = actk_fpenv_enter();
+  bias_ctx c = {actk_dispatch_active()->bias[op][tier][type], x, bias, width, y, esize};
+  actk_run_ranges(pool, cost, n, width, bias_range, &c);
+  actk_fpenv_leave(env);
+  return ACTK_OK;
+}
+
+/* actk_<op>_<type><tier suffix> for every registry entry */
+#define ACTK_API_UNARY_TT(type, T, op, cost, tier, suffix)                                         \
+  actk_status actk_##op##_##type##suffix(actk_pool *pool, const T *x, T *y, size_t n) {            \
+    return unary_call(pool, ACTK_UNARY_##op, ACTK_TIER_##tier, ACTK_TYPE_##type, cost, sizeof(T),  \
+                      x, y, n);                                                                    \
   }
+#define ACTK_API_UNARY_T(tier, suffix, msuffix, op, cost)                                          \
+  ACTK_FOR_EACH_TYPE(ACTK_API_UNARY_TT, op, cost, tier, suffix)
+#define ACTK_API_UNARY(op, cost, props, ...) ACTK_FOR_EACH_TIER(ACTK_API_UNARY_T, op, cost)
+ACTK_FOR_EACH_UNARY(ACTK_API_UNARY, )
 
-ACTK_BIAS_API(bias_gelu)
-ACTK_BIAS_API(bias_gelu_tanh)
+#define ACTK_API_PARAM_TT(type, T, op, cost, tier, suffix)                                         \
+  actk_status actk_##op##_##type##suffix(actk_pool *pool, const T *x, T *y, size_t n,              \
+                                         float alpha) {                                            \
+    return param_call(pool, ACTK_PARAM_##op, ACTK_TIER_##tier, ACTK_TYPE_##type, cost, sizeof(T),  \
+                      x, y, n, alpha);                                                             \
+  }
+#define ACTK_API_PARAM_T(tier, suffix, msuffix, op, cost)                                          \
+  ACTK_FOR_EACH_TYPE(ACTK_API_PARAM_TT, op, cost, tier, suffix)
+#define ACTK_API_PARAM(op, cost, u, v, ...) ACTK_FOR_EACH_TIER(ACTK_API_PARAM_T, op, cost)
+ACTK_FOR_EACH_PARAM(ACTK_API_PARAM, )
+
+#define ACTK_API_BIAS_TT(type, T, op, cost, tier, suffix)                                          \
+  actk_status actk_##op##_##type##suffix(actk_pool *pool, const T *x, const T *bias, size_t width, \
+                                         T *y, size_t n) {                                         \
+    return bias_call(pool, ACTK_BIAS_##op, ACTK_TIER_##tier, ACTK_TYPE_##type, cost, sizeof(T), x, \
+                     bias, width, y, n);                                                           \
+  }
+#define ACTK_API_BIAS_T(tier, suffix, msuffix, op, cost)                                           \
+  ACTK_FOR_EACH_TYPE(ACTK_API_BIAS_TT, op, cost, tier, suffix)
+#define ACTK_API_BIAS(op, f, cost, ...) ACTK_FOR_EACH_TIER(ACTK_API_BIAS_T, op, cost)
+ACTK_FOR_EACH_BIAS(ACTK_API_BIAS, )

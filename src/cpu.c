@@ -68,6 +68,14 @@ void actk_cpu_read_raw(actk_cpu *out) {
 #endif
 }
 
+uint32_t actk_cpu_features(const actk_cpu *c) {
+  return (c->is_x86 ? ACTK_FEATURE_X86 : 0u) | (c->has_avx2 ? ACTK_FEATURE_AVX2 : 0u) |
+         (c->has_fma ? ACTK_FEATURE_FMA : 0u) | (c->has_avx512f ? ACTK_FEATURE_AVX512F : 0u) |
+         (c->has_avx512dq ? ACTK_FEATURE_AVX512DQ : 0u) |
+         (c->os_saves_ymm ? ACTK_FEATURE_OS_YMM : 0u) |
+         (c->os_saves_zmm ? ACTK_FEATURE_OS_ZMM : 0u);
+}
+
 static actk_cpu g_cpu;
 static pthread_once_t g_cpu_once = PTHREAD_ONCE_INIT;
 
@@ -87,6 +95,7 @@ static void cpu_init(void) {
     if (id.brand_str[0]) snprintf(g_cpu.brand, sizeof g_cpu.brand, "%s", id.brand_str);
   }
 #endif
+  g_cpu.features = actk_cpu_features(&g_cpu);
 }
 
 const actk_cpu *actk_cpu_get(void) {

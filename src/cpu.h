@@ -2,7 +2,24 @@
 #ifndef ACTK_CPU_H
 #define ACTK_CPU_H
 
+#include <stdint.h>
+
+/* CPU features an implementation may require. */
+enum {
+  ACTK_FEATURE_X86 = 1u << 0,
+  ACTK_FEATURE_AVX2 = 1u << 1,
+  ACTK_FEATURE_FMA = 1u << 2,
+  ACTK_FEATURE_AVX512F = 1u << 3,
+  ACTK_FEATURE_AVX512DQ = 1u << 4,
+  ACTK_FEATURE_OS_YMM = 1u << 5, /* OSXSAVE, and XCR0 says the OS saves YMM state */
+  ACTK_FEATURE_OS_ZMM = 1u << 6  /* ... and ZMM and opmask state */
+};
+#define ACTK_FEATURE_NAMES                                                                         \
+  {"x86", "avx2", "fma", "avx512f", "avx512dq", "os-ymm", "os-zmm"} /* bit i: name i */
+#define ACTK_N_FEATURES 7
+
 typedef struct actk_cpu {
+  uint32_t features; /* ACTK_FEATURE_* bits, from the fields below */
   int is_x86;
   int has_avx2, has_fma; /* CPUID feature bits */
   int has_avx512f, has_avx512dq;
@@ -16,6 +33,9 @@ typedef struct actk_cpu {
 
 /* Filled on first call; later calls return the same object. Never NULL. */
 const actk_cpu *actk_cpu_get(void);
+
+/* The ACTK_FEATURE_* mask of the fields of c. */
+uint32_t actk_cpu_features(const actk_cpu *c);
 
 /* Raw CPUID + XCR0 reading, without libcpuid; also used to cross-check it. */
 void actk_cpu_read_raw(actk_cpu *out);

@@ -1,4 +1,6 @@
-/* Load-time choice of an arm, from CPU facts and ACTK_ISA. */
+/* Load-time choice of an implementation, from CPU facts and ACTK_ISA. Every
+ * decision reads the implementations' own facts (name, rank, required
+ * features): there is no per-ISA code here. */
 #include "dispatch.h"
 
 #include <pthread.h>
@@ -9,108 +11,120 @@
 
 #include "cpu.h"
 
-/* Best first. */
-static const actk_arm *const g_arms[] = {
-#if defined(ACTK_HAVE_X86_ARMS)
-    &actk_arm_avx512, &actk_arm_avx2,
+/* The implementations this build has. */
+static const actk_impl *const g_impls[] = {
+    &actk_impl_scalar,
+#if defined(ACTK_HAVE_X86_IMPLS)
+    &actk_impl_avx2,
+    &actk_impl_avx512,
 #endif
-    &actk_arm_scalar, /* last: the fallback */
 };
-#define N_ARMS (sizeof g_arms / sizeof g_arms[0])
+#define N_IMPLS (sizeof g_impls / sizeof g_impls[0])
 
-static _Atomic(const actk_arm *) g_active;
+/* Every instruction set the header names, built or not. */
+static const actk_isa_facts g_known[] = ACTK_ALL_ISA_FACTS;
+#define N_KNOWN (sizeof g_known / sizeof g_known[0])
+
+static const char *const g_feature_names[ACTK_N_FEATURES] = ACTK_FEATURE_NAMES;
+
+static _Atomic(const actk_impl *) g_active;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static char g_auto_reason[192];        /* written once, under g_once */
-static _Atomic(const char *) g_reason; /* g_auto_reason or a literal */
+static _Atomic(const char *) g_reason; /* g_auto_reason or one of g_forced_reason */
+/* "actk_isa_force(<name>)" per known set, written once under g_once (a
+ * reader may still hold the previous reason: no buffer is ever rewritten) */
+static char g_forced_reason[N_KNOWN][48];
 
-/* Why an arm cannot run here, or NULL if it can. */
-static const char *unsupported_because(const actk_arm *arm) {
-  const actk_cpu *cpu = actk_cpu_get();
-  switch (arm->isa) {
-  case ACTK_ISA_SCALAR:
-    return NULL;
-  case ACTK_ISA_AVX2:
-    if (!cpu->is_x86) return "not an x86 CPU";
-    if (!cpu->has_avx2) return "cpu lacks avx2";
-    if (!cpu->has_fma) return "cpu lacks fma";
-    if (!cpu->os_saves_ymm) return "os does not save ymm state (OSXSAVE/XCR0)";
-    return NULL;
-  case ACTK_ISA_AVX512:
-    if (!cpu->is_x86) return "not an x86 CPU";
-    if (!cpu->has_avx512f || !cpu->has_avx512dq) return "cpu lacks avx512f/dq";
-    if (!cpu->has_fma) return "cpu lacks fma";
-    if (!cpu->os_saves_zmm) return "os does not save zmm state (OSXSAVE/XCR0)";
-    return NULL;
-  }
-  return "unknown arm";
-}
-
-const actk_arm *actk_dispatch_find(actk_isa isa) {
-  for (size_t i = 0; i < N_ARMS; i++)
-    if (g_arms[i]->isa == isa) return unsupported_because(g_arms[i]) ? NULL : g_arms[i];
+static const actk_isa_facts *facts_of(actk_isa isa) {
+  for (size_t i = 0; i < N_KNOWN; i++)
+    if (g_known[i].isa == isa) return &g_known[i];
   return NULL;
 }
 
-static const actk_arm *best_arm(void) {
-  for (size_t i = 0; i < N_ARMS; i++)
-    if (!unsupported_because(g_arms[i])) return g_arms[i];
-  return &actk_arm_scalar;
+static const actk_impl *built(actk_isa isa) {
+  for (size_t i = 0; i < N_IMPLS; i++)
+    if (g_impls[i]->facts.isa == isa) return g_impls[i];
+  return NULL;
 }
 
-static const actk_arm *arm_named(const char *name) {
-  for (size_t i = 0; i < N_ARMS; i++)
-    if (strcmp(g_arms[i]->name, name) == 0) return g_arms[i];
-  return NULL;
+/* Why an implementation cannot run here (into buf), or NULL if it can. */
+static const char *unsupported_because(const actk_isa_facts *f, char *buf, size_t size) {
+  if (!built(f->isa)) return "not in this build";
+  uint32_t missing = f->requires & ~actk_cpu_get()->features;
+  if (!missing) return NULL;
+  size_t k = (size_t)snprintf(buf, size, "lacks");
+  for (unsigned b = 0; b < ACTK_N_FEATURES && k < size; b++)
+    if (missing & (1u << b)) k += (size_t)snprintf(buf + k, size - k, " %s", g_feature_names[b]);
+  return buf;
+}
+
+static int runs_here(const actk_isa_facts *f) {
+  char why[96];
+  return unsupported_because(f, why, sizeof why) == NULL;
+}
+
+const actk_impl *actk_dispatch_find(actk_isa isa) {
+  const actk_isa_facts *f = facts_of(isa);
+  return f && runs_here(f) ? built(isa) : NULL;
+}
+
+const actk_impl *actk_dispatch_best(void) {
+  const actk_impl *best = &actk_impl_scalar; /* runs anywhere */
+  for (size_t i = 0; i < N_IMPLS; i++)
+    if (g_impls[i]->facts.rank > best->facts.rank && runs_here(&g_impls[i]->facts))
+      best = g_impls[i];
+  return best;
 }
 
 static void choose(void) {
-  const actk_arm *best = best_arm();
+  for (size_t i = 0; i < N_KNOWN; i++)
+    snprintf(g_forced_reason[i], sizeof g_forced_reason[i], "actk_isa_force(%s)", g_known[i].name);
+  const actk_impl *best = actk_dispatch_best(), *chosen = best;
   const char *forced = getenv("ACTK_ISA");
-  const actk_arm *chosen = best;
+  char why[96];
   if (forced && *forced && strcmp(forced, "auto") != 0) {
-    const actk_arm *want = arm_named(forced);
-    const char *why = want ? unsupported_because(want) : "not an arm of this build";
-    if (!why) {
-      chosen = want;
+    const actk_isa_facts *want = NULL;
+    for (size_t i = 0; i < N_KNOWN; i++)
+      if (strcmp(g_known[i].name, forced) == 0) want = &g_known[i];
+    const char *no = want ? unsupported_because(want, why, sizeof why) : "not an instruction set";
+    if (!no) {
+      chosen = built(want->isa);
       snprintf(g_auto_reason, sizeof g_auto_reason, "ACTK_ISA=%s", forced);
     } else {
       snprintf(g_auto_reason, sizeof g_auto_reason, "ACTK_ISA=%.32s ignored (%s); auto: %s", forced,
-               why, best->name);
+               no, best->facts.name);
     }
-  } else if (best->isa == ACTK_ISA_SCALAR) {
-#if defined(ACTK_HAVE_X86_ARMS)
-    snprintf(g_auto_reason, sizeof g_auto_reason, "auto: scalar (avx2 arm: %s)",
-             unsupported_because(&actk_arm_avx2));
-#else
-    snprintf(g_auto_reason, sizeof g_auto_reason, "auto: scalar (no vector arm in this build)");
-#endif
   } else {
-    snprintf(g_auto_reason, sizeof g_auto_reason, "auto: %s (cpu has it, os saves its state)",
-             best->name);
+    /* the reason names what the next-ranked known set lacks, if any */
+    const actk_isa_facts *next = NULL;
+    for (size_t i = 0; i < N_KNOWN; i++)
+      if (g_known[i].rank > best->facts.rank && (!next || g_known[i].rank < next->rank))
+        next = &g_known[i];
+    if (next)
+      snprintf(g_auto_reason, sizeof g_auto_reason, "auto: %s (%s: %s)", best->facts.name,
+               next->name, unsupported_because(next, why, sizeof why));
+    else
+      snprintf(g_auto_reason, sizeof g_auto_reason, "auto: %s (cpu has it, os saves its state)",
+               best->facts.name);
   }
   atomic_store_explicit(&g_reason, g_auto_reason, memory_order_release);
   atomic_store_explicit(&g_active, chosen, memory_order_release);
 }
 
-const actk_arm *actk_dispatch_active(void) {
+const actk_impl *actk_dispatch_active(void) {
   pthread_once(&g_once, choose);
   return atomic_load_explicit(&g_active, memory_order_acquire);
 }
 
 /* ---- public part ---- */
 
-actk_isa actk_isa_active(void) { return actk_dispatch_active()->isa; }
+actk_isa actk_isa_active(void) { return actk_dispatch_active()->facts.isa; }
+
+actk_isa actk_isa_best(void) { return actk_dispatch_best()->facts.isa; }
 
 const char *actk_isa_name(actk_isa isa) {
-  switch (isa) {
-  case ACTK_ISA_SCALAR:
-    return "scalar";
-  case ACTK_ISA_AVX2:
-    return "avx2";
-  case ACTK_ISA_AVX512:
-    return "avx512";
-  }
-  return NULL;
+  const actk_isa_facts *f = facts_of(isa);
+  return f ? f->name : NULL;
 }
 
 int actk_isa_supported(actk_isa isa) { return actk_dispatch_find(isa) != NULL; }
@@ -121,14 +135,13 @@ const char *actk_isa_reason(void) {
 }
 
 actk_status actk_isa_force(actk_isa isa) {
-  if (!actk_isa_name(isa)) return ACTK_ERR_INVALID_ARGUMENT;
-  const actk_arm *arm = actk_dispatch_find(isa);
-  if (!arm) return ACTK_ERR_UNSUPPORTED_ISA;
+  if (!facts_of(isa)) return ACTK_ERR_INVALID_ARGUMENT;
+  const actk_impl *impl = actk_dispatch_find(isa);
+  if (!impl) return ACTK_ERR_UNSUPPORTED_ISA;
   actk_dispatch_active(); /* let the first choice happen, then override it */
-  static const char *const forced[] = {"actk_isa_force(scalar)", "actk_isa_force(avx2)",
-                                       "actk_isa_force(avx512)"};
-  atomic_store_explicit(&g_reason, forced[isa], memory_order_release);
-  atomic_store_explicit(&g_active, arm, memory_order_release);
+  const char *reason = g_forced_reason[facts_of(isa) - g_known];
+  atomic_store_explicit(&g_reason, reason, memory_order_release);
+  atomic_store_explicit(&g_active, impl, memory_order_release);
   return ACTK_OK;
 }
 

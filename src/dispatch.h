@@ -1,14 +1,18 @@
-/* Which arm runs: chosen once per process, switchable for tests. */
+/* Which implementation runs: chosen once per process, switchable for tests. */
 #ifndef ACTK_DISPATCH_H
 #define ACTK_DISPATCH_H
 
-#include "arm.h"
+#include "impl.h"
 
-/* The active arm. First call chooses it (pthread_once); later calls are one
- * atomic load. Never NULL. */
-const actk_arm *actk_dispatch_active(void);
+/* The active implementation. The first call chooses it (pthread_once);
+ * later calls are one atomic load. Never NULL. */
+const actk_impl *actk_dispatch_active(void);
 
-/* The arm for an isa value, or NULL if not built or not runnable here. */
-const actk_arm *actk_dispatch_find(actk_isa isa);
+/* The implementation of an isa value, or NULL if not built or not runnable here. */
+const actk_impl *actk_dispatch_find(actk_isa isa);
+
+/* The best implementation this machine runs (highest rank), whatever
+ * ACTK_ISA or actk_isa_force chose. */
+const actk_impl *actk_dispatch_best(void);
 
 #endif

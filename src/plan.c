@@ -3,19 +3,19 @@
  * chunks per thread so a late or preempted worker costs little, but never
  * chunks so small that claiming them costs more than a few percent.
  *
- * Costs per element are for the AVX-512 arm on Zen 4 (bench/actk_pool_bench
- * reproduces them); a slower arm only makes splitting more worthwhile, so
+ * Costs per element are for the AVX-512 implementation on Zen 4 (bench/actk_pool_bench
+ * reproduces them); a slower implementation only makes splitting more worthwhile, so
  * planning with the fastest is the safe side. With a spinning pool (2 us) a
  * 2-thread split starts at ~20K tanh or ~11K gelu elements; with a sleeping
  * one (30 us) at ~300K / ~160K. */
 #include "plan.h"
 
-/* picoseconds per element, fastest arm, single thread, in cache (measured by
+/* picoseconds per element, fastest implementation, single thread, in cache (measured by
  * bench/actk_pool_bench: RoPE 77-80, tanh 406, gelu 741-746) */
 static const uint64_t ps_per_item[] = {80, 400, 750};
 /* the dispatch the thresholds assume when nothing better is known: a
  * spinning pool (the cheapest case) */
-#define ACTK_MIN_DISPATCH_NS 2000u
+#define ACTK_MIN_DISPATCH_NS ACTK_DISPATCH_HOT_NS
 /* a chunk should carry at least this much work: claiming one costs ~100 ns */
 #define ACTK_MIN_CHUNK_NS 5000u
 #define ACTK_CHUNKS_PER_THREAD 4u

@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fpenv.h"
+#include "plan.h"
 #include "topology.h"
 #include "versioned.h"
 
@@ -35,7 +37,6 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
-#define ACTK_HAVE_MXCSR 1
 static inline void cpu_pause(void) { _mm_pause(); }
 #elif defined(__aarch64__)
 static inline void cpu_pause(void) { __asm__ volatile("yield"); }
@@ -43,20 +44,6 @@ static inline void cpu_pause(void) { __asm__ volatile("yield"); }
 static inline void cpu_pause(void) {}
 #endif
 
-/* Dispatch costs the runner plans with (ns), from bench/actk_pool_bench on a
- * 2-core Zen 4 (pinned): a spinning worker joins a job in 0.15-0.5 us and a
- * real split costs 0.3-1 us over a perfect one; a parked worker needs a futex
- * wake and a reschedule, and a split then costs 25-27 us over a perfect one.
- * The engine's own pool is assumed warm-ish: it spins too (ONNX Runtime's does). */
-#define ACTK_DISPATCH_HOT_NS 2000u
-#define ACTK_DISPATCH_COLD_NS 30000u
-/* Unpinned, a worker woken from its futex often lands on the caller's CPU
- * (the wakee goes to the waker's CPU) and only takes turns with it until the
- * load balancer moves it, a few hundred microseconds later: measured, a
- * sleeping unpinned pool lost 6-9% on 430 us of work (1 Mi tanh, erf) and
- * gained 1.9x on 800 us (1 Mi gelu). Plan such splits as if a wake cost this. */
-#define ACTK_DISPATCH_COLD_UNPINNED_NS 150000u
-#define ACTK_DISPATCH_HOST_NS 10000u
 /* While the caller waits for workers: pause this long, then yield (a worker
  * the scheduler put on the caller's CPU cannot run while the caller spins),
  * then sleep once spin_us is over. */
@@ -73,7 +60,7 @@ typedef struct actk_job {
   atomic_int refs;            /* workers that may still touch this job */
   atomic_uint finished;       /* futex word: 1 once done == n */
   atomic_int caller_sleeping; /* the caller parks on finished */
-  unsigned mxcsr;             /* the caller's, applied to workers running its tasks */
+  actk_fpcsr fpcsr;           /* the caller's, applied to workers running its tasks */
   struct actk_job *next_job;  /* queue link, under the pool lock */
   int queued;                 /* under the pool lock */
 } actk_job;
@@ -150,22 +137,6 @@ static void futex_wake(atomic_uint *word, int count) {
 #else
   (void)word;
   (void)count;
-#endif
-}
-
-static unsigned get_csr(void) {
-#ifdef ACTK_HAVE_MXCSR
-  return _mm_getcsr();
-#else
-  return 0;
-#endif
-}
-
-static void set_csr(unsigned csr) {
-#ifdef ACTK_HAVE_MXCSR
-  _mm_setcsr(csr);
-#else
-  (void)csr;
 #endif
 }
 
@@ -263,13 +234,13 @@ static void *worker_main(void *p) {
   actk_pool *pool = arg->pool;
   tls_in_worker = 1;
   pin_self(pool, arg->index);
-  unsigned csr = get_csr();
+  actk_fpcsr csr = actk_fpcsr_get();
   for (;;) {
     unsigned seen = atomic_load_explicit(&pool->epoch, memory_order_acquire);
     if (atomic_load(&pool->shutdown)) break;
     actk_job *job = acquire_job(pool);
     if (job) {
-      if (job->mxcsr != csr) set_csr(csr = job->mxcsr);
+      if (job->fpcsr != csr) actk_fpcsr_set(csr = job->fpcsr);
       run_tasks(job);
       atomic_fetch_sub_explicit(&job->refs, 1, memory_order_release);
       continue;
@@ -312,20 +283,20 @@ void actk_pool_note_call(actk_pool *pool) {
 typedef struct host_job {
   actk_task_fn task;
   void *ctx;
-  unsigned mxcsr;
+  actk_fpcsr fpcsr;
 } host_job;
 
-/* Runs on the engine's threads: give the task the caller's MXCSR, then put
+/* Runs on the engine's threads: give the task the caller's FP control word, then put
  * the engine's back. */
 static void host_trampoline(void *data, size_t i) {
   host_job *hj = data;
-  unsigned saved = get_csr();
-  if (saved != hj->mxcsr) set_csr(hj->mxcsr);
+  actk_fpcsr saved = actk_fpcsr_get();
+  if (saved != hj->fpcsr) actk_fpcsr_set(hj->fpcsr);
   int was_worker = tls_in_worker;
   tls_in_worker = 1; /* an actk call from inside a task runs inline */
   hj->task(hj->ctx, i);
   tls_in_worker = was_worker;
-  if (saved != hj->mxcsr) set_csr(saved);
+  if (saved != hj->fpcsr) actk_fpcsr_set(saved);
 }
 
 void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n) {
@@ -334,7 +305,7 @@ void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n) {
     return;
   }
   if (pool->host) {
-    host_job hj = {task, ctx, get_csr()};
+    host_job hj = {task, ctx, actk_fpcsr_get()};
     pool->host_fn(pool->host_ctx, host_trampoline, n, pool->width, &hj);
     return;
   }
@@ -347,7 +318,7 @@ void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n) {
   atomic_init(&job.refs, 0);
   atomic_init(&job.finished, 0);
   atomic_init(&job.caller_sleeping, 0);
-  job.mxcsr = get_csr();
+  job.fpcsr = actk_fpcsr_get();
   job.next_job = NULL;
   job.queued = 1;
   /* The queue holds a pointer to this stack frame until unlink_job below, and

@@ -26,7 +26,7 @@ void actk_pool_note_call(actk_pool *pool);
 
 /* Run task(ctx, i) for every i in [0, n) and return when all have finished.
  * The caller claims tasks too, so the job completes even if no worker wakes.
- * Tasks run with the caller's MXCSR (FTZ/DAZ). */
+ * Tasks run with the caller's FP control word (FTZ/DAZ: src/fpenv.h). */
 void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n);
 
 /* For tests: make the next k thread creations fail (0: none). */

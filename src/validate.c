@@ -8,29 +8,29 @@ static int ranges_overlap(const void *a, size_t na, const void *b, size_t nb) {
   return na && nb && pa < pb + nb && pb < pa + na;
 }
 
-/* n floats starting at p fit in the address space. */
-static int span_ok(const void *p, size_t n) {
-  if (n > SIZE_MAX / sizeof(float)) return 0;
-  return (uintptr_t)p <= UINTPTR_MAX - n * sizeof(float);
+/* n elements of esize bytes starting at p fit in the address space. */
+static int span_ok(const void *p, size_t n, size_t esize) {
+  if (n > SIZE_MAX / esize) return 0;
+  return (uintptr_t)p <= UINTPTR_MAX - n * esize;
 }
 
-actk_status actk_check_unary(const float *x, const float *y, size_t n) {
+actk_status actk_check_unary(const void *x, const void *y, size_t n, size_t esize) {
   if (n == 0) return ACTK_OK;
   if (!x || !y) return ACTK_ERR_NULL_POINTER;
-  if (!span_ok(x, n) || !span_ok(y, n)) return ACTK_ERR_TOO_LARGE;
-  if (x != y && ranges_overlap(x, n * sizeof(float), y, n * sizeof(float))) return ACTK_ERR_OVERLAP;
+  if (!span_ok(x, n, esize) || !span_ok(y, n, esize)) return ACTK_ERR_TOO_LARGE;
+  if (x != y && ranges_overlap(x, n * esize, y, n * esize)) return ACTK_ERR_OVERLAP;
   return ACTK_OK;
 }
 
-actk_status actk_check_bias(const float *x, const float *bias, size_t width, const float *y,
-                            size_t n) {
+actk_status actk_check_bias(const void *x, const void *bias, size_t width, const void *y, size_t n,
+                            size_t esize) {
   if (width == 0) return ACTK_ERR_ZERO_WIDTH;
   if (n % width != 0) return ACTK_ERR_WIDTH_MISMATCH;
-  actk_status s = actk_check_unary(x, y, n);
+  actk_status s = actk_check_unary(x, y, n, esize);
   if (s != ACTK_OK || n == 0) return s;
   if (!bias) return ACTK_ERR_NULL_POINTER;
-  if (!span_ok(bias, width)) return ACTK_ERR_TOO_LARGE;
-  if (ranges_overlap(bias, width * sizeof(float), y, n * sizeof(float))) return ACTK_ERR_OVERLAP;
+  if (!span_ok(bias, width, esize)) return ACTK_ERR_TOO_LARGE;
+  if (ranges_overlap(bias, width * esize, y, n * esize)) return ACTK_ERR_OVERLAP;
   return ACTK_OK;
 }
 
@@ -43,9 +43,9 @@ static size_t mul_ok(size_t a, size_t b, int *ok) {
   return a * b;
 }
 
-actk_status actk_check_rope(const actk_rope_desc *desc, const float *x, const int64_t *position_ids,
-                            const float *cos_cache, const float *sin_cache, const float *y,
-                            actk_rope_shape *shape) {
+actk_status actk_check_rope(const actk_rope_desc *desc, const void *x, const int64_t *position_ids,
+                            const float *cos_cache, const float *sin_cache, const void *y,
+                            size_t esize, actk_rope_shape *shape) {
   if (!desc) return ACTK_ERR_NULL_POINTER;
   if ((unsigned)desc->layout > ACTK_ROPE_BHSD || (unsigned)desc->style > ACTK_ROPE_INTERLEAVED)
     return ACTK_ERR_INVALID_ARGUMENT;
@@ -62,10 +62,10 @@ actk_status actk_check_rope(const actk_rope_desc *desc, const float *x, const in
   if (shape->elements == 0) return ACTK_OK; /* nothing to read or write */
   if (!x || !y || !cos_cache || !sin_cache) return ACTK_ERR_NULL_POINTER;
   if (rd == 0) return ACTK_OK; /* a pure copy: the caches are never read */
-  if (!span_ok(x, shape->elements) || !span_ok(y, shape->elements) || !span_ok(cos_cache, cache) ||
-      !span_ok(sin_cache, cache))
+  if (!span_ok(x, shape->elements, esize) || !span_ok(y, shape->elements, esize) ||
+      !span_ok(cos_cache, cache, sizeof(float)) || !span_ok(sin_cache, cache, sizeof(float)))
     return ACTK_ERR_TOO_LARGE;
-  size_t bytes = shape->elements * sizeof(float);
+  size_t bytes = shape->elements * esize;
   if (x != y && ranges_overlap(x, bytes, y, bytes)) return ACTK_ERR_OVERLAP;
   if (ranges_overlap(cos_cache, cache * sizeof(float), y, bytes) ||
       ranges_overlap(sin_cache, cache * sizeof(float), y, bytes))

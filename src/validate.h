@@ -8,13 +8,13 @@
 
 #include "actk.h"
 
-/* x[0..n) -> y[0..n), y == x allowed. */
-actk_status actk_check_unary(const float *x, const float *y, size_t n);
+/* x[0..n) -> y[0..n), elements of esize bytes, y == x allowed. */
+actk_status actk_check_unary(const void *x, const void *y, size_t n, size_t esize);
 
 /* As unary, plus bias[0..width) read-only: width > 0, n % width == 0, and
  * bias must not overlap y. */
-actk_status actk_check_bias(const float *x, const float *bias, size_t width, const float *y,
-                            size_t n);
+actk_status actk_check_bias(const void *x, const void *bias, size_t width, const void *y, size_t n,
+                            size_t esize);
 
 /* RoPE: everything but the positions themselves; fills the derived sizes.
  * Positions are checked by actk_check_rope_positions (a pass over B*S). */
@@ -25,9 +25,10 @@ typedef struct actk_rope_shape {
   size_t elements; /* rows * head */
 } actk_rope_shape;
 
-actk_status actk_check_rope(const actk_rope_desc *desc, const float *x, const int64_t *position_ids,
-                            const float *cos_cache, const float *sin_cache, const float *y,
-                            actk_rope_shape *shape);
+/* x and y: elements of esize bytes; the caches are float. */
+actk_status actk_check_rope(const actk_rope_desc *desc, const void *x, const int64_t *position_ids,
+                            const float *cos_cache, const float *sin_cache, const void *y,
+                            size_t esize, actk_rope_shape *shape);
 actk_status actk_check_rope_positions(const actk_rope_desc *desc, const int64_t *position_ids);
 
 #endif

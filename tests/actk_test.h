@@ -1,10 +1,10 @@
 /* Shared helpers for the actk cmocka tests: the op list every test iterates
- * over (the 7 unary ops of tools/reference.c, swish with several alphas, the
- * two bias ops), arm switching, deterministic inputs that cover every regime,
+ * over (the catalog of tools/catalog.h, swish with several alphas), ISA
+ * switching, deterministic inputs that cover every regime,
  * and bit-exact comparison with readable failure messages.
  *
  * Tests never compare against hard-coded outputs: the kernel math may change
- * bit-wise at any time. They compare arms, lengths, offsets and call shapes
+ * bit-wise at any time. They compare ISAs, lengths, offsets and call shapes
  * against each other, and results against the double references. */
 #ifndef ACTK_TEST_H
 #define ACTK_TEST_H
@@ -21,6 +21,8 @@
 #include <string.h>
 
 #include "actk.h"
+#include "catalog.h"
+#include "harness.h"
 #include "reference.h"
 
 /* fail() with a formatted message (cmocka's fail_msg needs a GNU extension). */
@@ -125,14 +127,9 @@ static inline void store_f(void *base, size_t i, float f) {
   memcpy((char *)base + i * sizeof(float), &f, sizeof f);
 }
 
-/* ---- deterministic random numbers (splitmix64) ---- */
+/* ---- deterministic random numbers (splitmix64, tools/harness.h) ---- */
 
-static inline uint64_t rng_next(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+static inline uint64_t rng_next(uint64_t *s) { return actk_splitmix64(s); }
 
 static inline uint32_t rng_u32(uint64_t *s) { return (uint32_t)(rng_next(s) >> 32); }
 
@@ -194,56 +191,69 @@ static inline void test_fill_inputs(float *x, size_t n, uint64_t seed) {
     x[i] = i < TEST_N_SPECIALS ? u2f(test_specials[i]) : test_input(&s);
 }
 
-/* ---- ops ---- */
+/* ---- ops ----
+ * Every entry of the catalog (tools/catalog.h, expanded from the op
+ * registry), the param ops once per alpha of test_swish_alphas. */
 
 typedef enum { OP_UNARY, OP_SWISH, OP_BIAS } op_kind;
 
-typedef actk_status (*bias_fn)(actk_pool *, const float *, const float *, size_t, float *, size_t);
-
 typedef struct test_op {
-  char name[32];
+  char name[48];
   op_kind kind;
-  actk_status (*unary)(actk_pool *, const float *, float *, size_t);   /* OP_UNARY */
-  double (*ref)(double);                                               /* OP_UNARY */
-  float alpha;                                                         /* OP_SWISH */
-  bias_fn bias;                                                        /* OP_BIAS */
-  actk_status (*unfused)(actk_pool *, const float *, float *, size_t); /* OP_BIAS */
+  const actk_op_info *info;  /* the catalog entry */
+  float alpha;               /* OP_SWISH */
+  const actk_op_info *unfused; /* OP_BIAS: the activation it applies, same tier and type */
 } test_op;
 
 static const float test_swish_alphas[] = {0.25f, 1.0f, 1.702f, 3.0f, -0.5f};
 #define TEST_N_ALPHAS (sizeof test_swish_alphas / sizeof test_swish_alphas[0])
 
-#define TEST_MAX_OPS 32
+#define TEST_MAX_OPS 64
 
-/* Fills ops[] (TEST_MAX_OPS entries) and returns how many. */
+/* Fills ops[] (TEST_MAX_OPS entries) with the f32 ops of the catalog and
+ * returns how many. Names: "gelu", "swish(0.25)", with the tier appended
+ * past the first ("gelu/fast"). */
 static inline size_t test_ops(test_op *ops) {
   size_t k = 0;
-  for (size_t i = 0; i < actk_n_ops; i++, k++) {
-    memset(&ops[k], 0, sizeof ops[k]);
-    snprintf(ops[k].name, sizeof ops[k].name, "%s", actk_ops[i].name);
-    ops[k].kind = OP_UNARY;
-    ops[k].unary = actk_ops[i].run;
-    ops[k].ref = actk_ops[i].ref;
+  for (size_t i = 0; i < actk_catalog_size; i++) {
+    const actk_op_info *e = &actk_catalog[i];
+    if (strcmp(e->type_name, "f32") != 0) continue;
+    const char *tier = e->tier == 0 ? "" : e->tier_name;
+    size_t reps = e->shape == ACTK_SHAPE_PARAM ? TEST_N_ALPHAS : 1;
+    for (size_t r = 0; r < reps && k < TEST_MAX_OPS; r++, k++) {
+      memset(&ops[k], 0, sizeof ops[k]);
+      ops[k].info = e;
+      if (e->shape == ACTK_SHAPE_PARAM) {
+        ops[k].kind = OP_SWISH;
+        ops[k].alpha = test_swish_alphas[r];
+        snprintf(ops[k].name, sizeof ops[k].name, "%s(%g)%s%s", e->name, (double)ops[k].alpha,
+                 *tier ? "/" : "", tier);
+      } else {
+        ops[k].kind = e->shape == ACTK_SHAPE_BIAS ? OP_BIAS : OP_UNARY;
+        snprintf(ops[k].name, sizeof ops[k].name, "%s%s%s", e->name, *tier ? "/" : "", tier);
+        if (e->shape == ACTK_SHAPE_BIAS)
+          ops[k].unfused = actk_catalog_find(e->activation, e->tier_name, e->type_name);
+      }
+    }
   }
-  for (size_t i = 0; i < TEST_N_ALPHAS; i++, k++) {
-    memset(&ops[k], 0, sizeof ops[k]);
-    snprintf(ops[k].name, sizeof ops[k].name, "swish(%g)", (double)test_swish_alphas[i]);
-    ops[k].kind = OP_SWISH;
-    ops[k].alpha = test_swish_alphas[i];
-  }
-  memset(&ops[k], 0, sizeof ops[k]);
-  snprintf(ops[k].name, sizeof ops[k].name, "bias_gelu");
-  ops[k].kind = OP_BIAS;
-  ops[k].bias = actk_bias_gelu_f32;
-  ops[k].unfused = actk_gelu_f32;
-  k++;
-  memset(&ops[k], 0, sizeof ops[k]);
-  snprintf(ops[k].name, sizeof ops[k].name, "bias_gelu_tanh");
-  ops[k].kind = OP_BIAS;
-  ops[k].bias = actk_bias_gelu_tanh_f32;
-  ops[k].unfused = actk_gelu_tanh_f32;
-  k++;
   return k;
+}
+
+/* The op's double reference at x (bias ops: of the float sum). */
+static inline double test_ref(const test_op *op, double x) {
+  return op->kind == OP_SWISH ? op->info->ref_param(x, (double)op->alpha) : op->info->ref(x);
+}
+
+/* Runs op on n elements on a pool; bias and width are used by bias ops only. */
+static inline actk_status test_call(const test_op *op, actk_pool *pool, const void *x,
+                                    const void *bias, size_t width, void *y, size_t n) {
+  return actk_op_call(op->info, pool, x, bias, width, y, n, op->alpha);
+}
+
+/* The same without a pool. */
+static inline actk_status test_run(const test_op *op, const float *x, const float *bias,
+                                   size_t width, float *y, size_t n) {
+  return test_call(op, NULL, x, bias, width, y, n);
 }
 
 /* A seed that differs per op (FNV-1a of the name). */
@@ -253,48 +263,34 @@ static inline uint64_t test_seed(const test_op *op) {
   return h;
 }
 
-/* Runs op on n elements; bias and width are used by bias ops only. */
-static inline actk_status test_run(const test_op *op, const float *x, const float *bias,
-                                   size_t width, float *y, size_t n) {
-  switch (op->kind) {
-  case OP_UNARY:
-    return op->unary(NULL, x, y, n);
-  case OP_SWISH:
-    return actk_swish_f32(NULL, x, y, n, op->alpha);
-  case OP_BIAS:
-    return op->bias(NULL, x, bias, width, y, n);
-  }
-  return ACTK_ERR_INVALID_ARGUMENT;
-}
-
-/* ---- arms ----
- * Every loop over arms runs isa = 0, 1, ... while actk_isa_name(isa) is not
- * NULL (the header appends arms and never renumbers them), so a new arm is
- * tested without editing the tests; arms this machine cannot run are skipped
+/* ---- ISAs ----
+ * Every loop over ISAs runs isa = 0, 1, ... while actk_isa_name(isa) is not
+ * NULL (the header appends ISAs and never renumbers them), so a new ISA is
+ * tested without editing the tests; ISAs this machine cannot run are skipped
  * (with actk_isa_supported), visibly. */
 
-#define TEST_MAX_ISA 64 /* a sanity cap: no library has this many arms */
+#define TEST_MAX_ISA 64 /* a sanity cap: no library has this many ISAs */
 
-/* How many arms the library knows: actk_isa values 0 .. test_n_isa()-1. */
+/* How many ISAs the library knows: actk_isa values 0 .. test_n_isa()-1. */
 static inline int test_n_isa(void) {
   int n = 0;
   while (n < TEST_MAX_ISA && actk_isa_name((actk_isa)n) != NULL) n++;
   return n;
 }
 
-/* Per-test state of the (op, arm) tests. */
+/* Per-test state of the (op, isa) tests. */
 typedef struct test_case {
   const test_op *op;
   actk_isa isa;
-  actk_isa saved; /* arm active before the test, restored by the teardown */
+  actk_isa saved; /* ISA active before the test, restored by the teardown */
   char name[64];
 } test_case;
 
-/* Forces the test's arm, or skips the test if this machine cannot run it. */
-static inline void test_use_arm(test_case *tc) {
+/* Forces the test's isa, or skips the test if this machine cannot run it. */
+static inline void test_use_isa(test_case *tc) {
   tc->saved = actk_isa_active();
   if (!actk_isa_supported(tc->isa)) {
-    print_message("arm %s not supported here: skipped\n", actk_isa_name(tc->isa));
+    print_message("isa %s not supported here: skipped\n", actk_isa_name(tc->isa));
     skip();
   }
   actk_status s = actk_isa_force(tc->isa);
@@ -303,16 +299,16 @@ static inline void test_use_arm(test_case *tc) {
              actk_isa_name(tc->isa));
 }
 
-static inline int test_restore_arm(void **state) {
+static inline int test_restore_isa(void **state) {
   test_case *tc = *state;
   if (tc) actk_isa_force(tc->saved);
   return 0;
 }
 
-/* Builds one cmocka test per (op, arm) pair, named "op/arm", for every arm
- * the library knows (the test itself skips an arm this machine cannot run:
- * see test_use_arm), and runs them. */
-static inline int test_run_op_arm_group(const char *group, const test_op *ops, size_t n_ops,
+/* Builds one cmocka test per (op, isa) pair, named "op/ISA", for every ISA
+ * the library knows (the test itself skips an ISA this machine cannot run:
+ * see test_use_isa), and runs them. */
+static inline int test_run_op_isa_group(const char *group, const test_op *ops, size_t n_ops,
                                         CMUnitTestFunction fn) {
   const size_t n_isa = (size_t)test_n_isa();
   size_t n = n_ops * n_isa;
@@ -325,7 +321,7 @@ static inline int test_run_op_arm_group(const char *group, const test_op *ops, s
       tc->op = &ops[i];
       tc->isa = (actk_isa)a;
       snprintf(tc->name, sizeof tc->name, "%.31s/%.15s", ops[i].name, actk_isa_name(tc->isa));
-      struct CMUnitTest t = {tc->name, fn, NULL, test_restore_arm, tc};
+      struct CMUnitTest t = {tc->name, fn, NULL, test_restore_isa, tc};
       tests[i * n_isa + a] = t;
     }
   int failed = _cmocka_run_group_tests(group, tests, n, NULL, NULL);

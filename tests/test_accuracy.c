@@ -1,4 +1,4 @@
-/* Accuracy against the double references of tools/reference.c, on every arm:
+/* Accuracy against the double references of tools/reference.c, on every ISA:
  *   - a dense deterministic sample (every 4099th bit pattern of all 2^32,
  *     1M evenly spaced floats in [-16, 16], and the floats around each op's
  *     worst input and around every point where a kernel switches interval,
@@ -10,18 +10,21 @@
  *     together);
  *   - special values: NaN -> the same NaN quieted (sign and payload kept), the
  *     limits at +-inf, signed zeros;
- *   - erf and tanh are exactly odd on the sample: f(-x) == -f(x) bitwise;
- *   - erf, tanh and sigmoid never step down between neighbouring floats, on
- *     runs of consecutive floats spread over [-32, 32].
+ *   - the ops the registry calls odd (erf, tanh) are exactly odd on the
+ *     sample: f(-x) == -f(x) bitwise;
+ *   - the ops it calls monotone (erf, tanh, sigmoid) never step down between
+ *     neighbouring floats, on runs of consecutive floats spread over [-32, 32].
  * The full 2^32 sweep is tools/actk_sweep; this is the CI-sized sample. */
 #include "actk_test.h"
+#include "readme_table.h"
 
 #define BOUND_ULP 2.0
 
-/* README's accuracy table: the max over all 2^32 inputs (printed to three
- * decimals, so + 0.001 here), where it occurs, and the share of all inputs
- * within 0.5 ULP (percent, two decimals). The sample is a subset of all
- * inputs, so its maximum cannot exceed these, and it holds the WORST_RUN
+/* README's accuracy table (tests/readme_table.h): the max over all 2^32
+ * inputs (printed to three decimals, so + 0.001 here), where it occurs, and
+ * the share of all inputs within 0.5 ULP (percent, two decimals). Every op
+ * of the table's tier and type must have a row. The sample is a subset of
+ * all inputs, so its maximum cannot exceed these, and it holds the WORST_RUN
  * floats around each worst input, so a change that makes the worst case
  * worse fails here. A change that costs accuracy elsewhere, or leaves the
  * maximum alone, may not; the share usually moves with it (erf's P(0) one
@@ -32,28 +35,16 @@
  * than 0.02% below README's value. That still lets a loss confined to a
  * narrow range pass (it moves the share by less): the max and the
  * switch-point windows are what guard those. */
-static const struct {
-  const char *name;
-  double max_ulp;
-  uint32_t worst_x;
-  double within_half_pct;
-} documented[] = {
-    {"erf", 1.021 + 0.001, 0x3f7aff9au, 99.14},        {"tanh", 1.089 + 0.001, 0x3f319276u, 99.87},
-    {"sigmoid", 1.717 + 0.001, 0xbf8d7123u, 96.06},    {"silu", 1.715 + 0.001, 0xc0be1e59u, 96.76},
-    {"quick_gelu", 1.779 + 0.001, 0xc0aff230u, 96.80}, {"gelu", 1.860 + 0.001, 0xbeac327eu, 98.63},
-    {"gelu_tanh", 1.882 + 0.001, 0xc0a63bb2u, 96.91}};
-#define N_DOCUMENTED (sizeof documented / sizeof documented[0])
+#define README_KEY "f32 accurate"
+#define MAX_DOCUMENTED 32
+static readme_row documented[MAX_DOCUMENTED];
+static int n_documented;
 #define WORST_RUN 4096u
 
-static double documented_max(const char *name) {
-  for (size_t i = 0; i < N_DOCUMENTED; i++)
-    if (!strcmp(documented[i].name, name)) return documented[i].max_ulp;
-  return BOUND_ULP;
-}
-static double documented_within_half(const char *name) {
-  for (size_t i = 0; i < N_DOCUMENTED; i++)
-    if (!strcmp(documented[i].name, name)) return documented[i].within_half_pct;
-  return 0;
+static const readme_row *documented_row(const char *name) {
+  for (int i = 0; i < n_documented; i++)
+    if (!strcmp(documented[i].op, name)) return &documented[i];
+  return NULL;
 }
 
 /* Where the kernels switch interval, path or clamp (in |x|, src/math/OP.h): a
@@ -121,13 +112,9 @@ static size_t g_n;
 static const test_op *g_ref_op;
 static double *g_ref;
 
-static double ref_of(const test_op *op, double x) {
-  return op->kind == OP_SWISH ? actk_ref_swish(x, (double)op->alpha) : op->ref(x);
-}
-
 static const double *reference(const test_op *op) {
   if (g_ref_op != op) {
-    for (size_t i = 0; i < g_n; i++) g_ref[i] = ref_of(op, (double)g_x[i]);
+    for (size_t i = 0; i < g_n; i++) g_ref[i] = test_ref(op, (double)g_x[i]);
     g_ref_op = op;
   }
   return g_ref;
@@ -147,7 +134,7 @@ static void build_sample(void) {
   size_t n_points = switch_points(points);
   if (n_points > MAX_BREAKPOINTS) abort();
   g_n_stride = (size_t)((0xffffffffull / STRIDE) + 1);
-  g_n = g_n_stride + N_UNIFORM + N_DOCUMENTED * WORST_RUN + n_points * 2 * BREAK_RUN;
+  g_n = g_n_stride + N_UNIFORM + (size_t)n_documented * WORST_RUN + n_points * 2 * BREAK_RUN;
   g_x = malloc(g_n * sizeof(float));
   g_ref = malloc(g_n * sizeof(double));
   if (!g_x || !g_ref) abort();
@@ -155,9 +142,9 @@ static void build_sample(void) {
   for (uint64_t i = 0; i < g_n_stride; i++) g_x[k++] = u2f((uint32_t)(i * STRIDE));
   for (uint32_t i = 0; i < N_UNIFORM; i++)
     g_x[k++] = (float)(-16.0 + 32.0 * (double)i / (double)(N_UNIFORM - 1));
-  for (size_t d = 0; d < N_DOCUMENTED; d++)
+  for (int d = 0; d < n_documented; d++)
     for (uint32_t i = 0; i < WORST_RUN; i++)
-      g_x[k++] = u2f(documented[d].worst_x - WORST_RUN / 2 + i);
+      g_x[k++] = u2f(f2u(documented[d].worst_x) - WORST_RUN / 2 + i);
   for (size_t b = 0; b < n_points; b++) add_window(&k, points[b]);
   if (k != g_n) abort();
 }
@@ -165,7 +152,7 @@ static void build_sample(void) {
 static void test_sample(void **state) {
   test_case *tc = *state;
   const test_op *op = tc->op;
-  test_use_arm(tc);
+  test_use_isa(tc);
 
   float *y = malloc(g_n * sizeof(float));
   assert_non_null(y);
@@ -195,12 +182,16 @@ static void test_sample(void **state) {
               "(0x%08x), reference %.17g",
               tc->name, over, g_n, BOUND_ULP, worst, (double)xw, f2u(xw), (double)yw, f2u(yw),
               r[at]);
-  double doc = documented_max(op->name);
+  if (op->kind == OP_SWISH) return; /* README documents the unary ops */
+  const readme_row *row = documented_row(op->info->name);
+  test_check(row, "%s: README's accuracy table (\"" README_KEY "\") has no row for %s", tc->name,
+             op->info->name);
+  double doc = row->max + 0.001;
   if (!(worst <= doc))
     test_fail("%s: %.3f ULP at x=%a, over the %.3f ULP README documents for %s (all 2^32 "
               "inputs): the arithmetic changed; re-run tools/actk_sweep and update the table",
-              tc->name, worst, (double)xw, doc, op->name);
-  double doc_half = documented_within_half(op->name);
+              tc->name, worst, (double)xw, row->max, op->name);
+  double doc_half = row->within_half_pct;
   if (!(share >= doc_half - 0.02))
     test_fail("%s: %.2f%% of the sample within 0.5 ULP, README documents %.2f%% (all 2^32 "
               "inputs): the arithmetic changed; re-run tools/actk_sweep and update the table",
@@ -216,18 +207,10 @@ static float run1(const test_op *op, float x) {
   return y;
 }
 
-static void expect_bits(const test_case *tc, float x, float want) {
-  float got = run1(tc->op, x);
-  if (f2u(got) != f2u(want))
-    test_fail("%s(%a) = %a (0x%08x), want %a (0x%08x)", tc->name, (double)x, (double)got, f2u(got),
-              (double)want, f2u(want));
-}
-
 static void test_special_values(void **state) {
   test_case *tc = *state;
   const test_op *op = tc->op;
-  test_use_arm(tc);
-  const float inf = INFINITY;
+  test_use_isa(tc);
 
   /* NaN in, NaN out, whatever the sign and payload (quiet or signaling) */
   static const uint32_t nans[] = {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xff800001u,
@@ -236,39 +219,18 @@ static void test_special_values(void **state) {
     float y = run1(op, u2f(nans[i]));
     test_check(isnan(y), "%s(NaN 0x%08x) = %a (0x%08x), want a NaN", tc->name, nans[i], (double)y,
                f2u(y));
-    /* and the same NaN, quieted: sign and payload kept, on every arm */
+    /* and the same NaN, quieted: sign and payload kept, on every ISA */
     test_check(f2u(y) == (nans[i] | 0x00400000u),
                "%s(NaN 0x%08x) = NaN 0x%08x, want the input quieted, 0x%08x", tc->name, nans[i],
                f2u(y), nans[i] | 0x00400000u);
   }
 
-  /* the limits: exact values */
-  const char *name = op->name;
-  if (!strcmp(name, "erf") || !strcmp(name, "tanh")) {
-    expect_bits(tc, inf, 1.0f);
-    expect_bits(tc, -inf, -1.0f);
-    expect_bits(tc, 0.0f, 0.0f);
-    expect_bits(tc, -0.0f, -0.0f);
-  } else if (!strcmp(name, "sigmoid")) {
-    expect_bits(tc, inf, 1.0f);
-    expect_bits(tc, -inf, 0.0f);
-    expect_bits(tc, 0.0f, 0.5f);
-    expect_bits(tc, -0.0f, 0.5f);
-  } else {
-    /* gelu, gelu_tanh, silu, quick_gelu, swish(alpha > 0): x at +inf, -0 at -inf */
-    float lo = -0.0f, hi = inf;
-    if (op->kind == OP_SWISH && op->alpha < 0) { /* x sigmoid(alpha x), alpha < 0 */
-      lo = -inf;
-      hi = 0.0f;
-    }
-    expect_bits(tc, inf, hi);
-    expect_bits(tc, -inf, lo);
-  }
-  /* every op: +-inf and +-0 exactly as the reference says (ULP error 0) */
+  /* every op: the limits at +-inf and the signed results at +-0, exactly as
+   * the reference says (ULP error 0 also means the same sign) */
   static const float exact[] = {INFINITY, -INFINITY, 0.0f, -0.0f};
   for (size_t i = 0; i < 4; i++) {
     float y = run1(op, exact[i]);
-    double r = ref_of(op, (double)exact[i]);
+    double r = test_ref(op, (double)exact[i]);
     double e = actk_ulp_error(y, r);
     test_check(e == 0, "%s(%a) = %a (0x%08x), reference %g: error %g ULP", tc->name,
                (double)exact[i], (double)y, f2u(y), r, e);
@@ -279,7 +241,7 @@ static void test_special_values(void **state) {
 static void test_odd(void **state) {
   test_case *tc = *state;
   const test_op *op = tc->op;
-  test_use_arm(tc);
+  test_use_isa(tc);
   float *xn = malloc(g_n * sizeof(float));
   float *yp = malloc(g_n * sizeof(float)), *yn = malloc(g_n * sizeof(float));
   assert_non_null(xn);
@@ -314,7 +276,7 @@ static void test_odd(void **state) {
 
 static void test_monotone(void **state) {
   test_case *tc = *state;
-  test_use_arm(tc);
+  test_use_isa(tc);
   const size_t n = 2 * (size_t)N_RUNS * RUN;
   float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
   assert_non_null(x);
@@ -342,28 +304,38 @@ static void test_monotone(void **state) {
   free(y);
 }
 
-int main(void) {
+/* The ops whose definition has property prop (ACTK_OP_ODD, ...). */
+static size_t with_property(int prop, test_op *out) {
+  size_t n = 0;
+  for (size_t i = 0; i < g_n_ops; i++)
+    if (g_ops[i].kind == OP_UNARY && (g_ops[i].info->props & prop)) out[n++] = g_ops[i];
+  return n;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s README.md\n", argv[0]);
+    return 2;
+  }
+  char err[512];
+  n_documented = readme_accuracy(argv[1], README_KEY, documented, MAX_DOCUMENTED, err, sizeof err);
+  if (n_documented < 0) {
+    fprintf(stderr, "test_accuracy: %s\n", err);
+    return 1;
+  }
   test_op all[TEST_MAX_OPS];
   size_t n_all = test_ops(all);
   for (size_t i = 0; i < n_all; i++)
     if (all[i].kind != OP_BIAS) g_ops[g_n_ops++] = all[i]; /* bias ops: see test_bias */
   build_sample();
 
-  int failed = test_run_op_arm_group("accuracy: dense sample", g_ops, g_n_ops, test_sample);
-  failed += test_run_op_arm_group("accuracy: special values", g_ops, g_n_ops, test_special_values);
-  test_op odd[2];
-  size_t n_odd = 0;
-  for (size_t i = 0; i < g_n_ops; i++)
-    if (!strcmp(g_ops[i].name, "erf") || !strcmp(g_ops[i].name, "tanh")) odd[n_odd++] = g_ops[i];
-  failed += test_run_op_arm_group("accuracy: odd functions", odd, n_odd, test_odd);
-  test_op mono[3];
-  size_t n_mono = 0;
-  for (size_t i = 0; i < g_n_ops; i++)
-    if (!strcmp(g_ops[i].name, "erf") || !strcmp(g_ops[i].name, "tanh") ||
-        !strcmp(g_ops[i].name, "sigmoid"))
-      mono[n_mono++] = g_ops[i];
-  if (n_mono != 3) return 1; /* an op renamed: this group must not go empty */
-  failed += test_run_op_arm_group("accuracy: monotone functions", mono, n_mono, test_monotone);
+  int failed = test_run_op_isa_group("accuracy: dense sample", g_ops, g_n_ops, test_sample);
+  failed += test_run_op_isa_group("accuracy: special values", g_ops, g_n_ops, test_special_values);
+  test_op odd[TEST_MAX_OPS], mono[TEST_MAX_OPS];
+  size_t n_odd = with_property(ACTK_OP_ODD, odd), n_mono = with_property(ACTK_OP_MONOTONE, mono);
+  if (n_odd == 0 || n_mono == 0) return 1; /* the registry lost its properties */
+  failed += test_run_op_isa_group("accuracy: odd functions", odd, n_odd, test_odd);
+  failed += test_run_op_isa_group("accuracy: monotone functions", mono, n_mono, test_monotone);
   free(g_x);
   free(g_ref);
   return failed != 0;

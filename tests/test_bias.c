@@ -1,11 +1,11 @@
 /* The fused bias kernels equal, bit for bit, the unfused computation
  *   t[i] = x[i] + bias[i % width]   (one float addition)
  *   y = actk_gelu_f32(t) / actk_gelu_tanh_f32(t)
- * for many widths and row counts, out of place and in place, on every arm.
+ * for many widths and row counts, out of place and in place, on every ISA.
  * A kernel that rotates the bias (starts a row at the wrong bias element),
  * rounds the sum differently or skips it fails here. When both x[i] and the
  * bias are NaN the sum is x[i]'s NaN (quieted), as x86 ADDPS gives it, on
- * every arm: the reference add below spells that out rather than leaving the
+ * every ISA: the reference add below spells that out rather than leaving the
  * choice to how the compiler orders the operands of `x + b`. */
 #include "actk_test.h"
 #include "dispatch.h"
@@ -32,7 +32,7 @@ static void compare(const test_case *tc, const float *x, const float *bias, size
   const test_op *op = tc->op;
   const size_t n = width * rows;
   for (size_t i = 0; i < n; i++) t[i] = add_x_first(x[i], bias[i % width]);
-  assert_int_equal(op->unfused(NULL, t, want, n), ACTK_OK);
+  assert_int_equal(actk_op_call(op->unfused, NULL, t, NULL, 0, want, n, 0.0f), ACTK_OK);
 
   for (int in_place = 0; in_place < 2; in_place++) {
     const float *src = x;
@@ -40,7 +40,7 @@ static void compare(const test_case *tc, const float *x, const float *bias, size
       memcpy(y, x, n * sizeof(float));
       src = y;
     }
-    actk_status st = op->bias(NULL, src, bias, width, y, n);
+    actk_status st = test_run(op, src, bias, width, y, n);
     test_check(st == ACTK_OK, "%s: width=%zu n=%zu%s: status %s", tc->name, width, n,
                in_place ? " in place" : "", test_status_name(st));
     for (size_t i = 0; i < n; i++)
@@ -49,14 +49,14 @@ static void compare(const test_case *tc, const float *x, const float *bias, size
                   "bias=%a (0x%08x): fused 0x%08x (%a), add then %s 0x%08x (%a)",
                   tc->name, width, rows, in_place ? " in place" : "", i, i / width, i % width,
                   (double)x[i], f2u(x[i]), (double)bias[i % width], f2u(bias[i % width]), f2u(y[i]),
-                  (double)y[i], op->unfused == actk_gelu_f32 ? "gelu" : "gelu_tanh", f2u(want[i]),
+                  (double)y[i], op->unfused->name, f2u(want[i]),
                   (double)want[i]);
   }
 }
 
 static void test_fused_equals_unfused(void **state) {
   test_case *tc = *state;
-  test_use_arm(tc);
+  test_use_isa(tc);
 
   float *x = malloc(MAX_N * sizeof(float)), *t = malloc(MAX_N * sizeof(float));
   float *want = malloc(MAX_N * sizeof(float)), *y = malloc(MAX_N * sizeof(float));
@@ -91,7 +91,7 @@ static void test_fused_equals_unfused(void **state) {
  * row is all specials, so element (r, c) is special r + special c. */
 static void test_special_pairs(void **state) {
   test_case *tc = *state;
-  test_use_arm(tc);
+  test_use_isa(tc);
   enum { W = TEST_N_SPECIALS, N = TEST_N_SPECIALS * TEST_N_SPECIALS };
   float x[N], bias[W], t[N], want[N], y[N];
   for (size_t c = 0; c < W; c++) bias[c] = u2f(test_specials[c]);
@@ -111,22 +111,22 @@ static void test_nan_scan(void **state) {
   static float buf[MAXW + OFF];
   const float nans[] = {u2f(0x7fc00000u), u2f(0xff800001u), u2f(0x7fc12345u)};
   for (int isa = 0; isa < test_n_isa(); isa++) {
-    const actk_arm *arm = actk_dispatch_find((actk_isa)isa);
-    if (!arm) continue; /* not supported here */
+    const actk_impl *impl = actk_dispatch_find((actk_isa)isa);
+    if (!impl) continue; /* not supported here */
     for (size_t off = 0; off < OFF; off++) {
       float *b = buf + off;
       for (size_t w = 1; w <= MAXW; w = (w < 200) ? w + 1 : (w < 4096 ? 4096 : w + 3)) {
         for (size_t i = 0; i < w; i++) b[i] = (float)i - 7.5f;
         b[w / 2] = INFINITY; /* infinities are not NaN */
         if (w > 1) b[w - 1] = -INFINITY;
-        test_check(!arm->bias_has_nan(b, w),
-                   "%s: NaN reported in a NaN-free row of %zu (offset %zu)", arm->name, w, off);
+        test_check(!impl->bias_has_nan(b, w),
+                   "%s: NaN reported in a NaN-free row of %zu (offset %zu)", impl->facts.name, w, off);
         for (size_t p = 0; p < w; p++) {
           if (w > 200 && p > 20 && p + 20 < w) continue;
           float keep = b[p];
           b[p] = nans[p % 3];
-          test_check(arm->bias_has_nan(b, w), "%s: NaN at %zu of a row of %zu (offset %zu) missed",
-                     arm->name, p, w, off);
+          test_check(impl->bias_has_nan(b, w), "%s: NaN at %zu of a row of %zu (offset %zu) missed",
+                     impl->facts.name, p, w, off);
           b[p] = keep;
         }
       }
@@ -139,11 +139,11 @@ int main(void) {
   size_t n = test_ops(all), k = 0;
   for (size_t i = 0; i < n; i++)
     if (all[i].kind == OP_BIAS) g_ops[k++] = all[i];
-  if (k != 2) return 1;
+  if (k == 0) return 1; /* the catalog lost its bias ops */
   int failed =
-      test_run_op_arm_group("bias: fused == add then gelu", g_ops, k, test_fused_equals_unfused);
+      test_run_op_isa_group("bias: fused == add then gelu", g_ops, k, test_fused_equals_unfused);
   failed +=
-      test_run_op_arm_group("bias: every pair of special values", g_ops, k, test_special_pairs);
+      test_run_op_isa_group("bias: every pair of special values", g_ops, k, test_special_pairs);
   const struct CMUnitTest scan[] = {cmocka_unit_test(test_nan_scan)};
   failed += cmocka_run_group_tests_name("bias: NaN scan of the bias row", scan, NULL, NULL);
   return failed != 0;

@@ -1,5 +1,5 @@
 /* Bit identity: element i's result depends only on x[i] (and bias[i % width])
- * and the active arm. For every op and every arm this machine runs, the
+ * and the active ISA. For every op and every ISA this machine runs, the
  * result of (d) a one-element call is the expected value of element i in
  *   (a) every length 0..300 (bias ops: every multiple of several widths),
  *   (b) every start offset modulo 64 bytes and byte-misaligned pointers (1, 2,
@@ -7,9 +7,9 @@
  *   (c) in-place calls (y == x) of every length,
  * and nothing outside [y, y + n) is written, x and bias are not written.
  * The bias at byte offsets 1..3 is its own group, run last.
- * Separately, every other arm this machine runs gives the same bits as the
- * scalar arm for every op on a dense sample of all floats (so all arms agree
- * pairwise): every result (a NaN on both arms counts as equal there), then the
+ * Separately, every other ISA this machine runs gives the same bits as the
+ * scalar ISA for every op on a dense sample of all floats (so all ISAs agree
+ * pairwise): every result (a NaN on both ISAs counts as equal there), then the
  * NaN results' bits (sign and payload) on their own. The bias ops run there
  * with infinite and NaN biases too, and this test adds swish with alphas no
  * accuracy test can take (NaN, +-inf, 0): their bits must agree all the same. */
@@ -73,7 +73,7 @@ static void expect_ok(const test_case *tc, const where *w, actk_status s) {
  * this way it aborts only after everything else has run) */
 static void shapes(test_case *tc, int misaligned_bias) {
   const test_op *op = tc->op;
-  test_use_arm(tc);
+  test_use_isa(tc);
 
   float x[N], bias[N], expect[N];
   test_fill_inputs(x, N, 0x5eed0001u ^ test_seed(op));
@@ -159,7 +159,7 @@ static void shapes(test_case *tc, int misaligned_bias) {
 static void test_shapes(void **state) { shapes(*state, 0); }
 static void test_misaligned_bias(void **state) { shapes(*state, 1); }
 
-/* ---- every arm vs the scalar arm on a dense sample ---- */
+/* ---- every ISA vs the scalar ISA on a dense sample ---- */
 
 static size_t dense_sample(float *out) {
   size_t k = 0;
@@ -191,33 +191,33 @@ static size_t dense_sample(float *out) {
 
 /* Ordinary biases (0, 1, -0.5, 3.25, -7, 1e-30, 0.1), and ones that make
  * every sum special: +-inf (inf - inf is NaN), a quiet NaN with a payload, a
- * negative signalling NaN (with a NaN x, the sum's NaN is x's on every arm). */
-static const uint32_t arm_bias_bits[] = {0x00000000u, 0x3f800000u, 0xbf000000u, 0x40500000u,
+ * negative signalling NaN (with a NaN x, the sum's NaN is x's on every isa). */
+static const uint32_t isa_bias_bits[] = {0x00000000u, 0x3f800000u, 0xbf000000u, 0x40500000u,
                                          0xc0e00000u, 0x0da24260u, 0x3dcccccdu, 0x7f800000u,
                                          0xff800000u, 0x7fc12345u, 0xff800123u};
-#define ARM_WIDTH (sizeof arm_bias_bits / sizeof arm_bias_bits[0])
+#define ISA_WIDTH (sizeof isa_bias_bits / sizeof isa_bias_bits[0])
 
 /* The dense sample (padded with zeros to whole bias rows) and, per op, the
- * scalar arm's results on it, computed once for all arms. */
+ * scalar ISA's results on it, computed once for all ISAs. */
 static float *g_dense;
 static size_t g_dense_n;
 static float *g_scalar[TEST_MAX_OPS];
 
-/* Runs op on the dense sample on the test's arm and compares with the scalar
- * arm; nan_bits selects what is compared: 0 = every result that is not NaN on
- * both arms (bit for bit, and a NaN on one arm must be a NaN on the other);
+/* Runs op on the dense sample on the test's ISA and compares with the scalar
+ * ISA; nan_bits selects what is compared: 0 = every result that is not NaN on
+ * both ISAs (bit for bit, and a NaN on one ISA must be a NaN on the other);
  * 1 = the NaN results' bits. */
-static void arms_compare(void **state, int nan_bits) {
+static void isas_compare(void **state, int nan_bits) {
   test_case *tc = *state;
   const test_op *op = tc->op;
-  const char *arm = actk_isa_name(tc->isa);
+  const char *isa = actk_isa_name(tc->isa);
   tc->saved = actk_isa_active();
   if (!actk_isa_supported(tc->isa) || !actk_isa_supported(ACTK_ISA_SCALAR)) {
-    print_message("arm %s (or scalar) not supported here: skipped\n", arm);
+    print_message("isa %s (or scalar) not supported here: skipped\n", isa);
     skip();
   }
-  float bias[ARM_WIDTH];
-  for (size_t j = 0; j < ARM_WIDTH; j++) bias[j] = u2f(arm_bias_bits[j]);
+  float bias[ISA_WIDTH];
+  for (size_t j = 0; j < ISA_WIDTH; j++) bias[j] = u2f(isa_bias_bits[j]);
   const float *x = g_dense;
   const size_t n = g_dense_n;
 
@@ -227,7 +227,7 @@ static void arms_compare(void **state, int nan_bits) {
     float *ys = malloc(n * sizeof(float));
     assert_non_null(ys);
     assert_int_equal(actk_isa_force(ACTK_ISA_SCALAR), ACTK_OK);
-    assert_int_equal(test_run(op, x, bias, ARM_WIDTH, ys, n), ACTK_OK);
+    assert_int_equal(test_run(op, x, bias, ISA_WIDTH, ys, n), ACTK_OK);
     g_scalar[k] = ys;
   }
   const float *ys = g_scalar[k];
@@ -235,7 +235,7 @@ static void arms_compare(void **state, int nan_bits) {
   assert_non_null(yv);
   assert_int_equal(actk_isa_force(tc->isa), ACTK_OK);
   assert_int_equal(actk_isa_active(), tc->isa);
-  assert_int_equal(test_run(op, x, bias, ARM_WIDTH, yv, n), ACTK_OK);
+  assert_int_equal(test_run(op, x, bias, ISA_WIDTH, yv, n), ACTK_OK);
 
   size_t bad = 0, first = 0, nans = 0;
   for (size_t i = 0; i < n; i++) {
@@ -248,22 +248,22 @@ static void arms_compare(void **state, int nan_bits) {
   if (bad) {
     char bias_txt[64] = "";
     if (op->kind == OP_BIAS) {
-      float b = bias[first % ARM_WIDTH];
+      float b = bias[first % ISA_WIDTH];
       snprintf(bias_txt, sizeof bias_txt, " bias=%a (0x%08x)", (double)b, f2u(b));
     }
     float x0 = x[first], s0 = ys[first];
     test_fail("%s: scalar and %s give different %s on %zu of %zu inputs (%zu NaN results); "
               "first: x=%a (0x%08x)%s: scalar 0x%08x (%a), %s 0x%08x (%a)",
-              op->name, arm, nan_bits ? "NaN bits" : "results", bad, n, nans, (double)x0, f2u(x0),
-              bias_txt, f2u(s0), (double)s0, arm, f2u(v0), (double)v0);
+              op->name, isa, nan_bits ? "NaN bits" : "results", bad, n, nans, (double)x0, f2u(x0),
+              bias_txt, f2u(s0), (double)s0, isa, f2u(v0), (double)v0);
   }
 }
 
-static void test_arms_agree(void **state) { arms_compare(state, 0); }
-static void test_arms_agree_nan_bits(void **state) { arms_compare(state, 1); }
+static void test_isas_agree(void **state) { isas_compare(state, 0); }
+static void test_isas_agree_nan_bits(void **state) { isas_compare(state, 1); }
 
-/* One test per (op, arm other than scalar), named "op/arm=scalar" + suffix. */
-static int run_arms_group(const char *group, const char *suffix, CMUnitTestFunction fn) {
+/* One test per (op, ISA other than scalar), named "op/isa=scalar" + suffix. */
+static int run_isas_group(const char *group, const char *suffix, CMUnitTestFunction fn) {
   const size_t n_isa = (size_t)test_n_isa();
   const size_t n = g_n_ops * n_isa;
   test_case *cases = calloc(n ? n : 1, sizeof *cases);
@@ -278,7 +278,7 @@ static int run_arms_group(const char *group, const char *suffix, CMUnitTestFunct
       tc->isa = (actk_isa)a;
       snprintf(tc->name, sizeof tc->name, "%.31s/%.15s=scalar%s", g_ops[i].name,
                actk_isa_name(tc->isa), suffix);
-      struct CMUnitTest t = {tc->name, fn, NULL, test_restore_arm, tc};
+      struct CMUnitTest t = {tc->name, fn, NULL, test_restore_isa, tc};
       tests[k++] = t;
     }
   int failed = _cmocka_run_group_tests(group, tests, k, NULL, NULL);
@@ -294,31 +294,35 @@ static const uint32_t extra_alphas[] = {0x7fc12345u, 0x7f800000u, 0xff800000u, 0
 
 int main(void) {
   g_n_ops = test_ops(g_ops);
-  for (size_t i = 0; i < N_EXTRA && g_n_ops < TEST_MAX_OPS; i++, g_n_ops++) {
-    test_op *op = &g_ops[g_n_ops];
-    memset(op, 0, sizeof *op);
-    op->kind = OP_SWISH;
-    op->alpha = u2f(extra_alphas[i]);
-    snprintf(op->name, sizeof op->name, "swish(0x%08x)", extra_alphas[i]);
+  const size_t n_catalog = g_n_ops;
+  for (size_t j = 0; j < n_catalog; j++) {
+    if (g_ops[j].kind != OP_SWISH || g_ops[j].alpha != test_swish_alphas[0]) continue;
+    for (size_t i = 0; i < N_EXTRA && g_n_ops < TEST_MAX_OPS; i++, g_n_ops++) {
+      test_op *op = &g_ops[g_n_ops];
+      *op = g_ops[j];
+      op->alpha = u2f(extra_alphas[i]);
+      snprintf(op->name, sizeof op->name, "%s(0x%08x)%s%s", op->info->name, extra_alphas[i],
+               op->info->tier ? "/" : "", op->info->tier ? op->info->tier_name : "");
+    }
   }
   int failed =
-      test_run_op_arm_group("bits: lengths, offsets, in place", g_ops, g_n_ops, test_shapes);
-  g_dense = malloc((DENSE_MAX + ARM_WIDTH) * sizeof(float));
+      test_run_op_isa_group("bits: lengths, offsets, in place", g_ops, g_n_ops, test_shapes);
+  g_dense = malloc((DENSE_MAX + ISA_WIDTH) * sizeof(float));
   if (!g_dense) return 1;
   g_dense_n = dense_sample(g_dense);
   if (g_dense_n > DENSE_MAX) return 1;
-  while (g_dense_n % ARM_WIDTH) g_dense[g_dense_n++] = 0.0f;
-  failed += run_arms_group("bits: every arm == scalar arm", "", test_arms_agree);
-  failed += run_arms_group("bits: every arm == scalar arm, NaN results", " NaN bits",
-                           test_arms_agree_nan_bits);
+  while (g_dense_n % ISA_WIDTH) g_dense[g_dense_n++] = 0.0f;
+  failed += run_isas_group("bits: every isa == scalar isa", "", test_isas_agree);
+  failed += run_isas_group("bits: every isa == scalar isa, NaN results", " NaN bits",
+                           test_isas_agree_nan_bits);
   for (size_t i = 0; i < TEST_MAX_OPS; i++) free(g_scalar[i]);
   free(g_dense);
 
-  test_op bias_ops[2];
+  test_op bias_ops[TEST_MAX_OPS];
   size_t n_bias = 0;
   for (size_t i = 0; i < g_n_ops; i++)
     if (g_ops[i].kind == OP_BIAS) bias_ops[n_bias++] = g_ops[i];
   failed +=
-      test_run_op_arm_group("bits: byte-misaligned bias", bias_ops, n_bias, test_misaligned_bias);
+      test_run_op_isa_group("bits: byte-misaligned bias", bias_ops, n_bias, test_misaligned_bias);
   return failed != 0;
 }

@@ -1,5 +1,5 @@
 /* No access outside [x, x + n), [bias, bias + width) and no write outside
- * [y, y + n), on every arm, for every op and every length 1..70:
+ * [y, y + n), on every isa, for every op and every length 1..70:
  *   - x, y and bias end exactly at a page boundary followed by a PROT_NONE
  *     guard page, or start exactly after one: any read or write past either
  *     end faults (the test names the call that faulted);
@@ -52,7 +52,7 @@ static const size_t bias_widths[] = {1, 2, 3, 5, 7, 8, 9, 16, 35, 64, 65};
 static void test_guard_pages(void **state) {
   test_case *tc = *state;
   const test_op *op = tc->op;
-  test_use_arm(tc);
+  test_use_isa(tc);
 
   guarded gx, gy, gb;
   guarded_map(&gx);
@@ -105,7 +105,7 @@ static void test_guard_pages(void **state) {
 static void test_canaries(void **state) {
   test_case *tc = *state;
   const test_op *op = tc->op;
-  test_use_arm(tc);
+  test_use_isa(tc);
 
   enum { OFFS = 8, TOTAL = CANARY_WORDS + OFFS + MAX_LEN + CANARY_WORDS };
   uint32_t *buf = malloc(TOTAL * sizeof(uint32_t));
@@ -140,7 +140,7 @@ static void test_canaries(void **state) {
 
 int main(void) {
   g_n_ops = test_ops(g_ops);
-  int failed = test_run_op_arm_group("bounds: guard pages", g_ops, g_n_ops, test_guard_pages);
-  failed += test_run_op_arm_group("bounds: canaries", g_ops, g_n_ops, test_canaries);
+  int failed = test_run_op_isa_group("bounds: guard pages", g_ops, g_n_ops, test_guard_pages);
+  failed += test_run_op_isa_group("bounds: canaries", g_ops, g_n_ops, test_canaries);
   return failed != 0;
 }

@@ -1,18 +1,18 @@
-/* Arm dispatch.
+/* Isa dispatch.
  *
  *   test_dispatch SETTING
  *
  * SETTING is what ACTK_ISA holds in this process's environment: "unset" (the
  * test unsets it itself, before the library's first use), "empty", "auto",
- * "bogus" or the name of any arm the library knows ("scalar", "avx2",
+ * "bogus" or the name of any ISA the library knows ("scalar", "avx2",
  * "avx512", ...). The library reads ACTK_ISA once, at its first use, so the
  * first test checks what the setting chose, before anything else touches the
- * library: an arm this machine runs is taken, anything else falls back to the
- * automatic choice, the best supported arm (the highest-numbered one: the
- * header appends arms in order of preference). Then: the active arm is
- * supported and has a reason, forcing works and is reported for every arm,
+ * library: an ISA this machine runs is taken, anything else falls back to the
+ * automatic choice, actk_isa_best() (which by this test's CPUID rules must be
+ * the last supported ISA in the header's order: avx512 > avx2 > scalar). Then: the active ISA is
+ * supported and has a reason, forcing works and is reported for every isa,
  * changing the environment later has no effect, and the CPU facts agree with
- * CPUID/XCR0 read here (every arm this test knows the rule of) and with
+ * CPUID/XCR0 read here (every ISA this test knows the rule of) and with
  * libcpuid (AVX2 and FMA only: libcpuid 0.6.2 does not report AVX-512 on AMD
  * Zen 4, so its AVX-512 flags are not evidence). */
 #include "actk_test.h"
@@ -27,17 +27,12 @@
 
 static const char *g_setting = "unset";
 
-/* The arm the automatic choice must make: the highest-numbered supported one
- * (avx512 > avx2 > scalar). */
-static actk_isa best_supported(void) {
-  actk_isa best = ACTK_ISA_SCALAR;
-  for (int a = 0; a < test_n_isa(); a++)
-    if (actk_isa_supported((actk_isa)a)) best = (actk_isa)a;
-  return best;
-}
+/* The ISA the automatic choice must make: the library says which is best
+ * (actk_isa_best); test_cpu_facts checks that against this test's own rules. */
+static actk_isa best_supported(void) { return actk_isa_best(); }
 
-/* The arm named `name`, or -1 if no arm has that name. */
-static int arm_named(const char *name) {
+/* The ISA named `name`, or -1 if no ISA has that name. */
+static int isa_named(const char *name) {
   for (int a = 0; a < test_n_isa(); a++)
     if (!strcmp(actk_isa_name((actk_isa)a), name)) return a;
   return -1;
@@ -63,38 +58,38 @@ static void test_environment_choice(void **state) {
                 actk_isa_name(active), reason);
   print_message("cpu: %s\n", actk_cpu_summary());
 
-  const int named = arm_named(g_setting);
+  const int named = isa_named(g_setting);
   if (named >= 0 && actk_isa_supported((actk_isa)named)) {
-    /* an arm this machine runs: taken, and the reason says it was asked for */
-    test_check(active == (actk_isa)named, "ACTK_ISA=%s (supported here): active arm is %s",
+    /* an ISA this machine runs: taken, and the reason says it was asked for */
+    test_check(active == (actk_isa)named, "ACTK_ISA=%s (supported here): active isa is %s",
                g_setting, actk_isa_name(active));
     test_check(strstr(reason, "ACTK_ISA") != NULL && strstr(reason, g_setting) != NULL,
                "ACTK_ISA=%s: reason \"%s\" does not say so", g_setting, reason);
   } else if (named >= 0) {
-    /* an arm this machine cannot run: ignored, auto instead, and said so */
+    /* an ISA this machine cannot run: ignored, auto instead, and said so */
     test_check(active == best_supported(),
-               "ACTK_ISA=%s (not supported here): active arm %s, auto would be %s", g_setting,
+               "ACTK_ISA=%s (not supported here): active isa %s, auto would be %s", g_setting,
                actk_isa_name(active), actk_isa_name(best_supported()));
     test_check(strstr(reason, g_setting) != NULL, "reason \"%s\" does not mention %s", reason,
                g_setting);
     test_check(strstr(reason, "auto") != NULL,
                "ACTK_ISA=%s: reason \"%s\" does not say it fell back to auto", g_setting, reason);
   } else if (!strcmp(g_setting, "bogus")) {
-    test_check(active == best_supported(), "ACTK_ISA=bogus: active arm %s, auto would be %s",
+    test_check(active == best_supported(), "ACTK_ISA=bogus: active isa %s, auto would be %s",
                actk_isa_name(active), actk_isa_name(best_supported()));
     test_check(strstr(reason, "bogus") != NULL, "ACTK_ISA=bogus: reason \"%s\" does not mention it",
                reason);
     test_check(strstr(reason, "auto") != NULL,
                "ACTK_ISA=bogus: reason \"%s\" does not say it fell back to auto", reason);
   } else {
-    /* unset, empty, auto: the best arm, chosen automatically */
-    test_check(active == best_supported(), "ACTK_ISA=%s: active arm %s, best supported is %s",
+    /* unset, empty, auto: the best isa, chosen automatically */
+    test_check(active == best_supported(), "ACTK_ISA=%s: active isa %s, best supported is %s",
                g_setting, actk_isa_name(active), actk_isa_name(best_supported()));
     test_check(strstr(reason, "auto") != NULL, "ACTK_ISA=%s: reason \"%s\" does not say auto",
                g_setting, reason);
   }
 
-  /* the environment is read once: changing it now (to every other arm's
+  /* the environment is read once: changing it now (to every other ISA's
    * name in turn) changes nothing */
   float x = 0.5f, y;
   for (int a = 0; a < test_n_isa(); a++) {
@@ -102,7 +97,7 @@ static void test_environment_choice(void **state) {
     setenv("ACTK_ISA", actk_isa_name((actk_isa)a), 1);
     assert_int_equal(actk_gelu_f32(NULL, &x, &y, 1), ACTK_OK);
     test_check(actk_isa_active() == active,
-               "changing ACTK_ISA to %s after first use switched the arm to %s",
+               "changing ACTK_ISA to %s after first use switched the isa to %s",
                actk_isa_name((actk_isa)a), actk_isa_name(actk_isa_active()));
   }
 }
@@ -110,9 +105,9 @@ static void test_environment_choice(void **state) {
 static void test_active_and_force(void **state) {
   (void)state;
   const actk_isa orig = actk_isa_active();
-  test_check(actk_isa_supported(orig), "the active arm %s is not supported", actk_isa_name(orig));
-  test_check(actk_isa_name(orig) != NULL, "the active arm has no name");
-  test_check(actk_isa_supported(ACTK_ISA_SCALAR), "the scalar arm is not supported");
+  test_check(actk_isa_supported(orig), "the active isa %s is not supported", actk_isa_name(orig));
+  test_check(actk_isa_name(orig) != NULL, "the active isa has no name");
+  test_check(actk_isa_supported(ACTK_ISA_SCALAR), "the scalar isa is not supported");
   test_check(actk_isa_reason() && actk_isa_reason()[0], "empty reason");
 
   test_check(test_n_isa() < TEST_MAX_ISA, "actk_isa_name() names every value");
@@ -125,7 +120,7 @@ static void test_active_and_force(void **state) {
       continue;
     }
     test_check(s == ACTK_OK, "actk_isa_force(%s) = %s", actk_isa_name(isa), test_status_name(s));
-    test_check(actk_isa_active() == isa, "after actk_isa_force(%s) the active arm is %s",
+    test_check(actk_isa_active() == isa, "after actk_isa_force(%s) the active isa is %s",
                actk_isa_name(isa), actk_isa_name(actk_isa_active()));
     const char *reason = actk_isa_reason();
     test_check(reason && strstr(reason, actk_isa_name(isa)) != NULL,
@@ -175,7 +170,7 @@ static cpu_bits read_cpu_bits(void) {
 }
 #endif
 
-/* Whether the rule for `isa` says this CPU and OS can run it; -1 for an arm
+/* Whether the rule for `ISA` says this CPU and OS can run it; -1 for an ISA
  * this test has no rule for (reported, not failed: add its rule here). */
 static int expected_support(actk_isa isa, const cpu_bits *c, char *why, size_t cap) {
   switch (isa) {
@@ -211,29 +206,32 @@ static void test_cpu_facts(void **state) {
                 bits.fma, bits.osxsave, bits.avx, bits.avx2, bits.avx512f, bits.avx512dq,
                 bits.xcr0);
 #else
-  print_message("not x86: every x86 arm must be unsupported\n");
+  print_message("not x86: every x86 isa must be unsupported\n");
 #endif
-  /* every arm: supported exactly when its rule says so; the best one by the
-   * rules is the one dispatch picks automatically (test_environment_choice) */
+  /* every ISA: supported exactly when its rule says so; the best one by the
+   * rules (the last supported one in the header's order) is actk_isa_best(),
+   * which dispatch picks automatically (test_environment_choice) */
   actk_isa best = ACTK_ISA_SCALAR;
   for (int a = 0; a < test_n_isa(); a++) {
     const actk_isa isa = (actk_isa)a;
     char why[160];
     int want = expected_support(isa, &bits, why, sizeof why);
     if (want < 0) {
-      print_message("arm %s: no CPUID rule in this test, support (%d) not cross-checked\n",
+      print_message("isa %s: no CPUID rule in this test, support (%d) not cross-checked\n",
                     actk_isa_name(isa), actk_isa_supported(isa));
       if (actk_isa_supported(isa)) best = isa;
       continue;
     }
-    print_message("arm %s: supported=%d, rule says %d (%s)\n", actk_isa_name(isa),
+    print_message("isa %s: supported=%d, rule says %d (%s)\n", actk_isa_name(isa),
                   actk_isa_supported(isa), want, why);
     test_check(actk_isa_supported(isa) == want, "actk_isa_supported(%s) = %d, but %s says %d",
                actk_isa_name(isa), actk_isa_supported(isa), why, want);
     if (want) best = isa;
   }
-  test_check(best == best_supported(), "by the CPUID rules the best arm is %s, not %s",
-             actk_isa_name(best), actk_isa_name(best_supported()));
+  test_check(best == actk_isa_best(), "by the CPUID rules the best isa is %s, not %s",
+             actk_isa_name(best), actk_isa_name(actk_isa_best()));
+  test_check(actk_isa_supported(actk_isa_best()), "actk_isa_best() = %s is not supported",
+             actk_isa_name(actk_isa_best()));
 
 #if defined(TEST_X86) && defined(ACTK_TEST_HAVE_LIBCPUID)
   /* the library is built with libcpuid: its AVX2 and FMA flags must agree.
@@ -268,10 +266,10 @@ int main(int argc, char **argv) {
   /* before anything else (actk_isa_name, below, is a pure table lookup) */
   if (!strcmp(g_setting, "unset")) unsetenv("ACTK_ISA");
   static const char *const known[] = {"unset", "empty", "auto", "bogus"};
-  int ok = arm_named(g_setting) >= 0;
+  int ok = isa_named(g_setting) >= 0;
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) ok |= !strcmp(g_setting, known[i]);
   if (!ok) {
-    fprintf(stderr, "usage: %s unset|empty|auto|bogus|ARM (ARM: one of", argv[0]);
+    fprintf(stderr, "usage: %s unset|empty|auto|bogus|ISA (ISA: one of", argv[0]);
     for (int a = 0; a < test_n_isa(); a++) fprintf(stderr, " %s", actk_isa_name((actk_isa)a));
     fprintf(stderr, ")\n");
     return 2;

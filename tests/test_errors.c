@@ -1,8 +1,8 @@
 /* Bad arguments return their named status and write nothing: y is filled
  * with canaries before every call and checked after. Every op is tried (the
- * unary ops, swish, the two bias ops), on every arm: validation must not
- * depend on the arm. Also the small library facts: status strings, isa names,
- * forcing an unknown arm. */
+ * unary ops, swish, the two bias ops), on every ISA: validation must not
+ * depend on the ISA. Also the small library facts: status strings, ISA names,
+ * forcing an unknown ISA. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "actk_test.h"
 
@@ -45,7 +45,7 @@ static void expect_status(const test_case *tc, const char *what, const float *x,
 static void test_bad_arguments(void **state) {
   test_case *tc = *state;
   const int is_bias = tc->op->kind == OP_BIAS;
-  test_use_arm(tc);
+  test_use_isa(tc);
   test_watch_faults();
 
   uint64_t s = 5;
@@ -118,29 +118,15 @@ static void test_bad_arguments(void **state) {
     float want[LEN], got_y[LEN];
     actk_status got = ACTK_OK, ref = ACTK_OK;
     snprintf(test_context, sizeof test_context, "%s: bogus pool", tc->name);
-    switch (tc->op->kind) {
-    case OP_UNARY:
-      ref = tc->op->unary(NULL, x, want, LEN);
-      got = tc->op->unary(bogus, x, got_y, LEN);
-      break;
-    case OP_SWISH:
-      ref = actk_swish_f32(NULL, x, want, LEN, tc->op->alpha);
-      got = actk_swish_f32(bogus, x, got_y, LEN, tc->op->alpha);
-      break;
-    default:
-      ref = tc->op->bias(NULL, x, bias, w, want, LEN);
-      got = tc->op->bias(bogus, x, bias, w, got_y, LEN);
-      break;
-    }
+    ref = test_call(tc->op, NULL, x, bias, w, want, LEN);
+    got = test_call(tc->op, bogus, x, bias, w, got_y, LEN);
     test_check(ref == ACTK_OK && got == ACTK_OK, "%s: small call with an unused pool: got %s",
                tc->name, test_status_name(got));
     test_check(memcmp(want, got_y, sizeof want) == 0, "%s: small call with an unused pool differs",
                tc->name);
     float before[4 * LEN];
     memcpy(before, g_mem, sizeof before);
-    got = tc->op->kind == OP_UNARY   ? tc->op->unary(bogus, x, x + 1, LEN)
-          : tc->op->kind == OP_SWISH ? actk_swish_f32(bogus, x, x + 1, LEN, tc->op->alpha)
-                                     : tc->op->bias(bogus, x, bias, w, x + 1, LEN);
+    got = test_call(tc->op, bogus, x, bias, w, x + 1, LEN);
     test_check(got == ACTK_ERR_OVERLAP, "%s: overlap with a bogus pool: got %s", tc->name,
                test_status_name(got));
     test_check(memcmp(before, g_mem, sizeof before) == 0, "%s: bogus pool: wrote memory", tc->name);
@@ -210,8 +196,8 @@ static void test_library_facts(void **state) {
                "actk_isa_name(%d) is \"%s\", not \"%s\"", (int)documented[i].isa,
                got ? got : "(null)", documented[i].name);
   }
-  /* every arm: a distinct non-empty name; the first value without a name is
-   * not an arm: not supported, and forcing it is an invalid argument */
+  /* every ISA: a distinct non-empty name; the first value without a name is
+   * not an ISA: not supported, and forcing it is an invalid argument */
   const int n_isa = test_n_isa();
   test_check(n_isa < TEST_MAX_ISA, "actk_isa_name() names every value up to %d", TEST_MAX_ISA);
   for (int a = 0; a < n_isa; a++) {
@@ -236,14 +222,14 @@ static void test_library_facts(void **state) {
   st = actk_isa_force((actk_isa)n_isa);
   test_check(st == ACTK_ERR_INVALID_ARGUMENT, "actk_isa_force(%d) (no name) = %s, want %s", n_isa,
              test_status_name(st), test_status_name(ACTK_ERR_INVALID_ARGUMENT));
-  test_check(actk_isa_active() == before, "a failed actk_isa_force changed the active arm");
-  /* every arm this machine cannot run: UNSUPPORTED_ISA, and nothing changes */
+  test_check(actk_isa_active() == before, "a failed actk_isa_force changed the active isa");
+  /* every ISA this machine cannot run: UNSUPPORTED_ISA, and nothing changes */
   for (int a = 0; a < n_isa; a++) {
     if (actk_isa_supported((actk_isa)a)) continue;
     st = actk_isa_force((actk_isa)a);
     test_check(st == ACTK_ERR_UNSUPPORTED_ISA, "actk_isa_force(%s) on a CPU without it = %s",
                actk_isa_name((actk_isa)a), test_status_name(st));
-    test_check(actk_isa_active() == before, "a failed actk_isa_force(%s) changed the active arm",
+    test_check(actk_isa_active() == before, "a failed actk_isa_force(%s) changed the active isa",
                actk_isa_name((actk_isa)a));
   }
 
@@ -265,7 +251,7 @@ int main(void) {
   uint64_t s = 11;
   for (size_t i = 0; i < LEN; i++) g_edge[i] = rng_uniform(&s, -4.0f, 4.0f);
   g_n_ops = test_ops(g_ops);
-  int failed = test_run_op_arm_group("errors: bad arguments", g_ops, g_n_ops, test_bad_arguments);
+  int failed = test_run_op_isa_group("errors: bad arguments", g_ops, g_n_ops, test_bad_arguments);
   const struct CMUnitTest facts[] = {cmocka_unit_test(test_library_facts)};
   failed += cmocka_run_group_tests_name("errors: library facts", facts, NULL, NULL);
   return failed != 0;

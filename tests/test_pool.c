@@ -58,9 +58,6 @@
 #define TEST_SANITIZED 0
 #endif
 
-/* The runner's chunk granule for unary ops (ACTK_VECTOR_GRANULE in runner.c):
- * used only to predict which calls the planner splits. */
-#define VECTOR_GRANULE 16
 #define GUARD 32             /* floats after n that must stay untouched */
 #define SENTINEL 0x7fbadbadu /* a NaN no op returns for these inputs */
 
@@ -229,55 +226,51 @@ static int surely_parallel(const pool_case *pc, size_t n, size_t granule, actk_c
 typedef enum { K_UNARY, K_SWISH, K_BIAS, K_ROPE } kind;
 
 typedef struct pop {
-  char name[40];
+  char name[56];
   kind k;
-  actk_status (*unary)(actk_pool *, const float *, float *, size_t);
+  const actk_op_info *info; /* K_UNARY, K_SWISH, K_BIAS: the catalog entry */
   float alpha;
-  bias_fn bias;
   size_t width;
   actk_rope_style style;
   actk_rope_layout layout;
   actk_cost cost;
 } pop;
 
-static pop g_ops[32];
+static pop g_ops[64];
 static size_t g_n_ops;
 static float *g_bias; /* 4099 values */
 
-static actk_cost cost_of(const char *s) {
-  if (strcmp(s, "expensive") == 0) return ACTK_COST_EXPENSIVE;
-  if (strcmp(s, "cheap") == 0) return ACTK_COST_CHEAP;
-  return ACTK_COST_MEDIUM;
-}
-
+/* The catalog's f32 ops: swish with two alphas, the bias ops with several
+ * widths; then RoPE in both styles and layouts. */
 static void make_ops(void) {
-  size_t k = 0;
-  for (size_t i = 0; i < actk_n_ops; i++, k++) {
-    memset(&g_ops[k], 0, sizeof g_ops[k]);
-    snprintf(g_ops[k].name, sizeof g_ops[k].name, "%s", actk_ops[i].name);
-    g_ops[k].k = K_UNARY;
-    g_ops[k].unary = actk_ops[i].run;
-    g_ops[k].cost = cost_of(actk_ops[i].cost);
-  }
   static const float alphas[] = {0.25f, -3.0f};
-  for (size_t i = 0; i < 2; i++, k++) {
-    memset(&g_ops[k], 0, sizeof g_ops[k]);
-    snprintf(g_ops[k].name, sizeof g_ops[k].name, "swish(%g)", (double)alphas[i]);
-    g_ops[k].k = K_SWISH;
-    g_ops[k].alpha = alphas[i];
-    g_ops[k].cost = ACTK_COST_MEDIUM;
-  }
   static const size_t widths[] = {1, 3, 7, 4099};
-  for (int t = 0; t < 2; t++)
-    for (size_t i = 0; i < 4; i++, k++) {
+  size_t k = 0;
+  for (size_t i = 0; i < actk_catalog_size; i++) {
+    const actk_op_info *e = &actk_catalog[i];
+    if (strcmp(e->type_name, "f32") != 0) continue;
+    const char *tier = e->tier ? e->tier_name : "";
+    size_t reps = e->shape == ACTK_SHAPE_PARAM ? 2 : e->shape == ACTK_SHAPE_BIAS ? 4 : 1;
+    for (size_t r = 0; r < reps; r++, k++) {
       memset(&g_ops[k], 0, sizeof g_ops[k]);
-      snprintf(g_ops[k].name, sizeof g_ops[k].name, "%s/width %zu",
-               t ? "bias_gelu_tanh" : "bias_gelu", widths[i]);
-      g_ops[k].k = K_BIAS;
-      g_ops[k].bias = t ? actk_bias_gelu_tanh_f32 : actk_bias_gelu_f32;
-      g_ops[k].width = widths[i];
-      g_ops[k].cost = ACTK_COST_EXPENSIVE;
+      g_ops[k].info = e;
+      g_ops[k].cost = (actk_cost)e->cost;
+      if (e->shape == ACTK_SHAPE_UNARY) {
+        g_ops[k].k = K_UNARY;
+        snprintf(g_ops[k].name, sizeof g_ops[k].name, "%s%s%s", e->name, *tier ? "/" : "", tier);
+      } else if (e->shape == ACTK_SHAPE_PARAM) {
+        g_ops[k].k = K_SWISH;
+        g_ops[k].alpha = alphas[r];
+        snprintf(g_ops[k].name, sizeof g_ops[k].name, "%s(%g)%s%s", e->name, (double)alphas[r],
+                 *tier ? "/" : "", tier);
+      } else {
+        g_ops[k].k = K_BIAS;
+        g_ops[k].width = widths[r];
+        snprintf(g_ops[k].name, sizeof g_ops[k].name, "%s%s%s/width %zu", e->name,
+                 *tier ? "/" : "", tier, widths[r]);
+      }
     }
+  }
   for (int st = 0; st < 2; st++)
     for (int la = 0; la < 2; la++, k++) {
       memset(&g_ops[k], 0, sizeof g_ops[k]);
@@ -291,21 +284,14 @@ static void make_ops(void) {
   g_n_ops = k;
 }
 
-static size_t granule_of(const pop *op) { return op->k == K_BIAS ? op->width : VECTOR_GRANULE; }
+static size_t granule_of(const pop *op) {
+  return op->k == K_BIAS ? op->width : ACTK_VECTOR_GRANULE;
+}
 
 static actk_status run_elementwise(const pop *op, actk_pool *pool, const float *x, float *y,
                                    size_t n) {
-  switch (op->k) {
-  case K_UNARY:
-    return op->unary(pool, x, y, n);
-  case K_SWISH:
-    return actk_swish_f32(pool, x, y, n, op->alpha);
-  case K_BIAS:
-    return op->bias(pool, x, g_bias, op->width, y, n);
-  case K_ROPE:
-    break;
-  }
-  return ACTK_ERR_INVALID_ARGUMENT;
+  if (op->k == K_ROPE) return ACTK_ERR_INVALID_ARGUMENT;
+  return actk_op_call(op->info, pool, x, g_bias, op->width, y, n, op->alpha);
 }
 
 /* The smallest multiple of granule the planner splits for 2 threads at the
@@ -579,14 +565,12 @@ static void test_small_call_never_reads_pool(void **state) {
   actk_pool *poison = p; /* any read of the pool faults */
   float x[256], y[256];
   for (size_t i = 0; i < 256; i++) x[i] = (float)i / 16.0f - 8.0f;
-  for (size_t i = 0; i < actk_n_ops; i++) {
-    snprintf(test_context, sizeof test_context, "%s, n=256, on a PROT_NONE pool", actk_ops[i].name);
-    assert_int_equal(actk_ops[i].run(poison, x, y, 256), ACTK_OK);
+  for (size_t i = 0; i < actk_catalog_size; i++) {
+    const actk_op_info *e = &actk_catalog[i];
+    if (strcmp(e->type_name, "f32") != 0) continue;
+    snprintf(test_context, sizeof test_context, "%s, n=256, on a PROT_NONE pool", e->function);
+    assert_int_equal(actk_op_call(e, poison, x, x, 16, y, 256, 0.5f), ACTK_OK);
   }
-  snprintf(test_context, sizeof test_context, "bias_gelu, n=256, on a PROT_NONE pool");
-  assert_int_equal(actk_bias_gelu_f32(poison, x, x, 16, y, 256), ACTK_OK);
-  snprintf(test_context, sizeof test_context, "swish, n=256, on a PROT_NONE pool");
-  assert_int_equal(actk_swish_f32(poison, x, y, 256, 0.5f), ACTK_OK);
   munmap(p, (size_t)page);
 }
 
@@ -711,7 +695,7 @@ static void fork_and_check(actk_pool *pool, const float *x, const float *want, f
 static void test_fork(void **state) {
   (void)state;
   test_watch_faults();
-  const size_t n = large_length(VECTOR_GRANULE, ACTK_COST_EXPENSIVE, g_cold_ns);
+  const size_t n = large_length(ACTK_VECTOR_GRANULE, ACTK_COST_EXPENSIVE, g_cold_ns);
   assert_true(n <= g_x_len);
   float *want = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
   float *y2 = malloc(n * sizeof(float));
@@ -762,7 +746,7 @@ static void test_fork(void **state) {
 static void test_create_destroy(void **state) {
   (void)state;
   const int iters = TEST_SANITIZED ? 300 : 1000;
-  const size_t n = large_length(VECTOR_GRANULE, ACTK_COST_EXPENSIVE, g_cold_ns);
+  const size_t n = large_length(ACTK_VECTOR_GRANULE, ACTK_COST_EXPENSIVE, g_cold_ns);
   float *want = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
   assert_non_null(want);
   assert_non_null(y);
@@ -793,7 +777,7 @@ static void test_create_destroy(void **state) {
 /* ---- thread creation failures ---- */
 
 static void use_pool(actk_pool *pool, const char *what) {
-  const size_t n = large_length(VECTOR_GRANULE, ACTK_COST_MEDIUM, g_cold_ns);
+  const size_t n = large_length(ACTK_VECTOR_GRANULE, ACTK_COST_MEDIUM, g_cold_ns);
   float *want = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
   assert_non_null(want);
   assert_non_null(y);
@@ -936,7 +920,7 @@ static void test_mxcsr(void **state) {
     const pop *op = &g_ops[oi];
     if (op->k == K_ROPE || (op->k == K_BIAS && op->width != 7)) continue;
     if (TEST_SANITIZED && strcmp(op->name, "sigmoid") != 0 && strcmp(op->name, "gelu") != 0 &&
-        op->bias != actk_bias_gelu_tanh_f32)
+        (op->k != K_BIAS || strcmp(op->info->name, "bias_gelu_tanh") != 0))
       continue;
     assert_int_equal(run_elementwise(op, NULL, x, def, n), ACTK_OK);
     for (size_t mi = 0; mi < (TEST_SANITIZED ? 2u : 3u); mi++) {
@@ -1030,7 +1014,7 @@ static void nest_range(void *p, size_t b, size_t e) {
 static void test_nested(void **state) {
   (void)state;
   test_watch_faults();
-  const size_t n = large_length(VECTOR_GRANULE, ACTK_COST_EXPENSIVE, g_cold_ns);
+  const size_t n = large_length(ACTK_VECTOR_GRANULE, ACTK_COST_EXPENSIVE, g_cold_ns);
   float *want = malloc(n * sizeof(float));
   assert_non_null(want);
   assert_int_equal(actk_gelu_f32(NULL, g_x, want, n), ACTK_OK);
@@ -1039,7 +1023,7 @@ static void test_nested(void **state) {
     if (pc->width < 2 || !pool_used(pi)) continue;
     /* an outer op of the same size, through the runner, whose every chunk
      * makes a large call on the same pool */
-    assert_true(surely_parallel(pc, n, VECTOR_GRANULE, ACTK_COST_EXPENSIVE));
+    assert_true(surely_parallel(pc, n, ACTK_VECTOR_GRANULE, ACTK_COST_EXPENSIVE));
     nest_ctx c;
     memset(&c, 0, sizeof c);
     c.pool = pc->pool;
@@ -1049,7 +1033,7 @@ static void test_nested(void **state) {
     if (pc->h) atomic_store(&pc->h->max_depth, 0);
     snprintf(test_context, sizeof test_context, "nested calls on %s", pc->name);
     unsigned long before = parallel_calls();
-    actk_run_ranges(pc->pool, ACTK_COST_EXPENSIVE, n, VECTOR_GRANULE, nest_range, &c);
+    actk_run_ranges(pc->pool, ACTK_COST_EXPENSIVE, n, ACTK_VECTOR_GRANULE, nest_range, &c);
     unsigned long delta = parallel_calls() - before;
     test_check(atomic_load(&c.calls) >= 2, "%s: the outer call ran %d chunk(s)", test_context,
                atomic_load(&c.calls));

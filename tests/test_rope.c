@@ -1,24 +1,24 @@
 /* RoPE (actk_rope_f32, actk_rope_cache_f32), ONNX Runtime com.microsoft
  * RotaryEmbedding semantics:
- *   - every arm against a double-precision reference computed from the same
+ *   - every ISA against a double-precision reference computed from the same
  *     float caches, both styles, both layouts, full and partial rotary,
  *     explicit positions and start + s: |y - ref| <= 2^-23 (|a c| + |b s|)
  *     (one fma per output over one rounded product) and channels past
  *     rotary_dim exactly x's;
- *   - bit identity across arms, across pools (NULL, 1, 2, 3, 8 threads) on
+ *   - bit identity across ISAs, across pools (NULL, 1, 2, 3, 8 threads) on
  *     sizes that go parallel, and in place == out of place;
  *   - the split is a partition: every element of y written, nothing around y,
  *     every row rotated once (in place, twice would show), for many shapes on
  *     real pools and on host pools of many widths whose parallel-for runs the
  *     chunks out of order; the planner cuts whole rows;
  *   - nothing read or written past any end: caches, positions, x and y end at
- *     (or start right after) a PROT_NONE page, on every arm;
+ *     (or start right after) a PROT_NONE page, on every ISA;
  *   - bad arguments: the named status and nothing written; empty shapes are
  *     ACTK_OK and touch nothing;
  *   - the caches are (float) of cos / sin (p theta^(-2j/rd)) in double;
  *   - `test_rope specials`: NaN, inf, subnormals in x and in the caches give
- *     every arm the scalar arm's bits (a ctest entry of its own, disabled
- *     while the scalar arm flips the sign of a NaN from b: see
+ *     every ISA the scalar ISA's bits (a ctest entry of its own, disabled
+ *     while the scalar ISA flips the sign of a NaN from b: see
  *     tests/CMakeLists.txt). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS (glibc hides it under strict POSIX 2008) */
 #include "actk_test.h"
@@ -122,26 +122,26 @@ static float *alloc_f(size_t n) {
   return p;
 }
 
-/* ---- arms ---- */
+/* ---- ISAs ---- */
 
 static actk_isa g_saved_isa;
 
-static int save_arm(void **state) {
+static int save_isa(void **state) {
   (void)state;
   g_saved_isa = actk_isa_active();
   return 0;
 }
 
-static int restore_arm(void **state) {
+static int restore_isa(void **state) {
   (void)state;
   actk_isa_force(g_saved_isa);
   return 0;
 }
 
-/* Forces arm isa; 0 (and a visible message) if this machine cannot run it. */
-static int use_arm(actk_isa isa) {
+/* Forces ISA isa; 0 (and a visible message) if this machine cannot run it. */
+static int use_isa(actk_isa isa) {
   if (!actk_isa_supported(isa)) {
-    print_message("arm %s not supported here: skipped\n", actk_isa_name(isa));
+    print_message("isa %s not supported here: skipped\n", actk_isa_name(isa));
     return 0;
   }
   actk_status st = actk_isa_force(isa);
@@ -249,7 +249,7 @@ typedef struct ref_shape {
 static const ref_shape ref_shapes[] = {
     {{1, 130, 32, 128}, 0}, {{2, 66, 17, 64}, 0}, {{3, 5, 7, 10}, 0},   {{1, 1, 1, 2}, 0},
     {{2, 3, 4, 96}, 64},    {{1, 1, 32, 128}, 0}, {{8, 1, 32, 128}, 0}, {{32, 1, 32, 128}, 0},
-    {{5, 3, 3, 34}, 0}, /* half = 17: a vector and a tail on every arm */
+    {{5, 3, 3, 34}, 0}, /* half = 17: a vector and a tail on every ISA */
 };
 #define N_REF_SHAPES (sizeof ref_shapes / sizeof ref_shapes[0])
 #define REF_MAX_POSITION 3000
@@ -288,7 +288,7 @@ static void test_matches_reference(void **state) {
                       REF_MAX_POSITION, start);
             const int64_t *pid = explicit_ids ? ids : NULL;
             for (int isa = 0; isa < n_isa; isa++) {
-              if (!use_arm((actk_isa)isa)) continue;
+              if (!use_isa((actk_isa)isa)) continue;
               char what[200], dn[160];
               desc_name(dn, sizeof dn, &d, pid);
               snprintf(what, sizeof what, "%s %s", actk_isa_name((actk_isa)isa), dn);
@@ -307,7 +307,7 @@ static void test_matches_reference(void **state) {
   }
 }
 
-/* ---- 2. bit identity: arms, pools, in place ---- */
+/* ---- 2. bit identity: ISAs, pools, in place ---- */
 
 typedef struct bits_case {
   shape sh;
@@ -326,7 +326,7 @@ static const bits_case bits_cases[] = {
 };
 #define N_BITS_CASES (sizeof bits_cases / sizeof bits_cases[0])
 
-static void test_bits_across_arms_and_pools(void **state) {
+static void test_bits_across_isas_and_pools(void **state) {
   (void)state;
   const int n_isa = test_n_isa();
   for (size_t ci = 0; ci < N_BITS_CASES; ci++) {
@@ -346,12 +346,12 @@ static void test_bits_across_arms_and_pools(void **state) {
     char dn[160];
     desc_name(dn, sizeof dn, &d, pid);
 
-    /* the scalar arm on the calling thread is the reference */
-    assert_true(use_arm(ACTK_ISA_SCALAR));
+    /* the scalar ISA on the calling thread is the reference */
+    assert_true(use_isa(ACTK_ISA_SCALAR));
     assert_int_equal(actk_rope_f32(NULL, &d, x, pid, k.c, k.s, want), ACTK_OK);
     const int big = n >= 4u * 1024u * 1024u; /* parallel even when the workers sleep */
     for (int isa = 0; isa < n_isa; isa++) {
-      if (!use_arm((actk_isa)isa)) continue;
+      if (!use_isa((actk_isa)isa)) continue;
       for (size_t pi = 0; pi < N_POOLS; pi++)
         for (int in_place = 0; in_place < 2; in_place++) {
           if (in_place && pool_threads[pi] != 0 && pool_threads[pi] != 3) continue;
@@ -374,7 +374,7 @@ static void test_bits_across_arms_and_pools(void **state) {
           for (size_t i = 0; i < n; i++)
             if (f2u(y[i]) != f2u(want[i]))
               test_fail("%s %s pool %u%s: element %zu (row %zu, channel %zu): 0x%08x (%a), scalar "
-                        "arm without a pool 0x%08x (%a)",
+                        "isa without a pool 0x%08x (%a)",
                         actk_isa_name((actk_isa)isa), dn, pool_threads[pi],
                         in_place ? " in place" : "", i, i / bc->sh.D, i % bc->sh.D, f2u(y[i]),
                         (double)y[i], f2u(want[i]), (double)want[i]);
@@ -389,10 +389,10 @@ static void test_bits_across_arms_and_pools(void **state) {
 }
 
 /* Special values, in x (every pair of specials: a NaN from b reaches
- * a' = a c - fl(b s) through the fms's addend) and in the caches: every arm
- * gives the scalar arm's bits, NaN sign and payload included. Run as
+ * a' = a c - fl(b s) through the fms's addend) and in the caches: every ISA
+ * gives the scalar ISA's bits, NaN sign and payload included. Run as
  * `test_rope specials` (see tests/CMakeLists.txt). */
-static void test_specials_bits_across_arms(void **state) {
+static void test_specials_bits_across_isas(void **state) {
   (void)state;
   enum { NS = TEST_N_SPECIALS, H = NS * NS, D = 2 * 17 + 2, MAXP = 3 };
   const int n_isa = test_n_isa();
@@ -422,10 +422,10 @@ static void test_specials_bits_across_arms(void **state) {
     for (int64_t pos = 1; pos < MAXP; pos++) {
       actk_rope_desc d;
       desc_make(&d, (shape){1, 1, H, D}, 34, ACTK_ROPE_BSHD, (actk_rope_style)style, MAXP, pos);
-      assert_true(use_arm(ACTK_ISA_SCALAR));
+      assert_true(use_isa(ACTK_ISA_SCALAR));
       assert_int_equal(actk_rope_f32(NULL, &d, x, NULL, cc, sc, want), ACTK_OK);
       for (int isa = 1; isa < n_isa; isa++) {
-        if (!use_arm((actk_isa)isa)) continue;
+        if (!use_isa((actk_isa)isa)) continue;
         assert_int_equal(actk_rope_f32(NULL, &d, x, NULL, cc, sc, y), ACTK_OK);
         size_t bad = 0;
         for (size_t i = 0; i < (size_t)H * D; i++) {
@@ -435,12 +435,12 @@ static void test_specials_bits_across_arms(void **state) {
                        ib = style ? 2 * j + 1 : j + half;
           if (bad++ < 8)
             print_error("%s %s pos=%lld row %zu channel %zu: a=0x%08x b=0x%08x c=0x%08x s=0x%08x: "
-                        "0x%08x, scalar arm 0x%08x\n",
+                        "0x%08x, scalar isa 0x%08x\n",
                         actk_isa_name((actk_isa)isa), style ? "interleaved" : "split",
                         (long long)pos, h, ch, f2u(x[h * D + ia]), f2u(x[h * D + ib]),
                         f2u(cc[pos * 17 + j]), f2u(sc[pos * 17 + j]), f2u(y[i]), f2u(want[i]));
         }
-        test_check(bad == 0, "%s %s pos=%lld: %zu elements differ from the scalar arm",
+        test_check(bad == 0, "%s %s pos=%lld: %zu elements differ from the scalar isa",
                    actk_isa_name((actk_isa)isa), style ? "interleaved" : "split", (long long)pos,
                    bad);
       }
@@ -668,7 +668,7 @@ static void test_guard_pages(void **state) {
   fill_x(src, MAX_N, 0x6a7d);
   test_watch_faults();
   for (int isa = 0; isa < n_isa; isa++) {
-    if (!use_arm((actk_isa)isa)) continue;
+    if (!use_isa((actk_isa)isa)) continue;
     for (size_t hi = 0; hi < sizeof halves / sizeof halves[0]; hi++)
       for (size_t ei = 0; ei < sizeof extra_d / sizeof extra_d[0]; ei++)
         for (int layout = 0; layout < 2; layout++)
@@ -799,7 +799,7 @@ static void test_bad_arguments(void **state) {
   int64_t *na_ids = (int64_t *)(void *)g_noaccess;
 
   for (int isa = 0; isa < n_isa; isa++) {
-    if (!use_arm((actk_isa)isa)) continue;
+    if (!use_isa((actk_isa)isa)) continue;
     for (int with_pool = 0; with_pool < 2; with_pool++) {
       actk_pool *pool = with_pool ? g_pools[3] : NULL; /* 3 threads */
       mem_fill();
@@ -1080,17 +1080,17 @@ static void test_cache(void **state) {
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "specials") == 0) {
     const struct CMUnitTest specials[] = {
-        cmocka_unit_test_setup_teardown(test_specials_bits_across_arms, save_arm, restore_arm),
+        cmocka_unit_test_setup_teardown(test_specials_bits_across_isas, save_isa, restore_isa),
     };
     return cmocka_run_group_tests_name("rope: special values", specials, NULL, NULL);
   }
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_matches_reference, save_arm, restore_arm),
-      cmocka_unit_test_setup_teardown(test_bits_across_arms_and_pools, save_arm, restore_arm),
+      cmocka_unit_test_setup_teardown(test_matches_reference, save_isa, restore_isa),
+      cmocka_unit_test_setup_teardown(test_bits_across_isas_and_pools, save_isa, restore_isa),
       cmocka_unit_test(test_partition),
       cmocka_unit_test(test_plan_whole_rows),
-      cmocka_unit_test_setup_teardown(test_guard_pages, save_arm, restore_arm),
-      cmocka_unit_test_setup_teardown(test_bad_arguments, save_arm, restore_arm),
+      cmocka_unit_test_setup_teardown(test_guard_pages, save_isa, restore_isa),
+      cmocka_unit_test_setup_teardown(test_bad_arguments, save_isa, restore_isa),
       cmocka_unit_test(test_cache),
   };
   return cmocka_run_group_tests_name("rope", tests, pools_setup, pools_teardown);

@@ -61,7 +61,8 @@ typedef struct sop {
   actk_cost cost;
   actk_status (*unary)(actk_pool *, const float *, float *, size_t);
   float alpha;  /* swish when unary is NULL and bias is NULL */
-  bias_fn bias; /* width BIAS_WIDTH */
+  actk_status (*bias)(actk_pool *, const float *, const float *, size_t, float *,
+                      size_t); /* width BIAS_WIDTH */
   float *ref;   /* the op over g_x with pool NULL */
 } sop;
 
@@ -86,11 +87,7 @@ static actk_status run_op(const sop *op, actk_pool *pool, const float *x, float 
   return actk_swish_f32(pool, x, y, n, op->alpha);
 }
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+static uint64_t now_ns(void) { return actk_now_ns(); }
 
 /* ---- application threads ---- */
 

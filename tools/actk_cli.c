@@ -1,19 +1,19 @@
-/* actk: the program to run first. Says which library and arm you got and why,
+/* actk: the program to run first. Says which library and ISA you got and why,
  * how fast each op is here against a plain libm loop, and whether each op on
- * each arm is within the documented error bound on a deterministic sample.
+ * each ISA is within the documented error bound on a deterministic sample.
  *
  *   actk [--quick] [--isa NAME] [--help]
  *
  * Speed: ns per element at n = 65536 on the calling thread, median of
- * interleaved repeats (each arm and the libm loop take turns, so a noisy
+ * interleaved repeats (each ISA and the libm loop take turns, so a noisy
  * neighbour hits them alike). Input x ~ N(0, 3) clipped to [-12, 12].
  * Accuracy: every 4099th float bit pattern (every 65537th with --quick) plus
  * special values, max error in ULPs against the double reference of
  * tools/reference.c, PASS when <= 2.0 ULP and every special is right.
- * Both tables have one column per arm this machine supports (every arm the
+ * Both tables have one column per ISA this machine supports (every ISA the
  * library names, in its order: scalar, avx2, avx512, ...); --isa NAME
- * measures that arm only (`actk --help` lists the names). Exit status: 0, 1
- * if an accuracy check fails, 2 on a usage error or an arm that cannot run
+ * measures that ISA only (`actk --help` lists the names). Exit status: 0, 1
+ * if an accuracy check fails, 2 on a usage error or an ISA that cannot run
  * here. */
 #include <float.h>
 #include <math.h>
@@ -24,25 +24,23 @@
 #include <time.h>
 
 #include "actk.h"
+#include "catalog.h"
+#include "harness.h"
 #include "reference.h"
 
 #define BOUND_ULP 2.0
 #define SPEED_N 65536
 #define BIAS_WIDTH 4096
-#define MAX_ARMS 8
+#define MAX_ISAS 8
 
-/* ---- the ops: the unary table from reference.c, plus the bias ops ---- */
+/* ---- the ops: the catalog's f32 unary and bias ops ---- */
 
 typedef void (*loop_fn)(const float *x, const float *b, size_t w, float *y, size_t n);
-typedef actk_status (*bias_fn)(actk_pool *pool, const float *x, const float *bias, size_t width,
-                               float *y, size_t n);
 
 typedef struct {
   const char *name;
-  const actk_op_info *unary; /* NULL for a bias op */
-  bias_fn bias;              /* NULL for a unary op */
-  double (*ref)(double);     /* bias ops: of the float sum x + bias */
-  loop_fn libm;              /* NULL if this program has no libm loop for it */
+  const actk_op_info *info; /* its ref: of x, or of the float sum x + bias for a bias op */
+  loop_fn libm;             /* NULL if this program has no libm loop for it */
 } cli_op;
 
 /* The plain libm loops a user would otherwise write. */
@@ -89,6 +87,7 @@ static void libm_bias_gelu_tanh(const float *x, const float *b, size_t w, float 
     for (size_t j = 0; j < w; j++) y[r + j] = gelu_tanh1(x[r + j] + b[j]);
 }
 
+/* By op name: an op without a loop here gets none in the table. */
 static const struct {
   const char *name;
   loop_fn fn;
@@ -100,6 +99,8 @@ static const struct {
     {"quick_gelu", libm_quick_gelu},
     {"gelu", libm_gelu},
     {"gelu_tanh", libm_gelu_tanh},
+    {"bias_gelu", libm_bias_gelu},
+    {"bias_gelu_tanh", libm_bias_gelu_tanh},
 };
 
 static loop_fn libm_for(const char *name) {
@@ -110,43 +111,24 @@ static loop_fn libm_for(const char *name) {
 
 static size_t collect_ops(cli_op *out, size_t cap) {
   size_t k = 0;
-  for (size_t i = 0; i < actk_n_ops && k < cap; i++)
-    out[k++] =
-        (cli_op){actk_ops[i].name, &actk_ops[i], NULL, actk_ops[i].ref, libm_for(actk_ops[i].name)};
-  if (k < cap)
-    out[k++] = (cli_op){"bias_gelu", NULL, actk_bias_gelu_f32, actk_ref_gelu, libm_bias_gelu};
-  if (k < cap)
-    out[k++] = (cli_op){"bias_gelu_tanh", NULL, actk_bias_gelu_tanh_f32, actk_ref_gelu_tanh,
-                        libm_bias_gelu_tanh};
+  for (size_t i = 0; i < actk_catalog_size && k < cap; i++) {
+    const actk_op_info *e = &actk_catalog[i];
+    if (e->shape == ACTK_SHAPE_PARAM || strcmp(e->type_name, "f32")) continue;
+    out[k++] = (cli_op){e->name, e, libm_for(e->name)};
+  }
   return k;
 }
 
 /* n must be a multiple of BIAS_WIDTH for a bias op. */
 static actk_status run_op(const cli_op *op, const float *x, const float *b, float *y, size_t n) {
-  if (op->unary) return op->unary->run(NULL, x, y, n);
-  return op->bias(NULL, x, b, BIAS_WIDTH, y, n);
+  return actk_op_call(op->info, NULL, x, b, BIAS_WIDTH, y, n, 0.0f);
 }
 
 /* ---- data ---- */
 
-static uint64_t splitmix64(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-static double uniform01(uint64_t *s) { return (double)((splitmix64(s) >> 11) + 1) * 0x1p-53; }
-
-/* N(0, sigma) clipped to [-clip, clip]: Box-Muller over a fixed-seed
- * splitmix64, the same input as bench/. */
+/* N(0, sigma) clipped to [-clip, clip]: the same input as bench/. */
 static void fill_normal(float *x, size_t n, uint64_t seed, double sigma, double clip) {
-  uint64_t s = seed;
-  for (size_t i = 0; i < n; i += 2) {
-    double r = sqrt(-2.0 * log(uniform01(&s))), t = 6.283185307179586476925 * uniform01(&s);
-    double z[2] = {sigma * r * cos(t), sigma * r * sin(t)};
-    for (size_t k = 0; k < 2 && i + k < n; k++)
-      x[i + k] = (float)(z[k] > clip ? clip : z[k] < -clip ? -clip : z[k]);
-  }
+  actk_fill_normal(x, n, seed, sigma, clip);
 }
 
 static float from_bits(uint32_t u) {
@@ -164,11 +146,7 @@ static void *xmalloc(size_t bytes) {
   return p;
 }
 
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
+static double now_ns(void) { return (double)actk_now_ns(); }
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -186,18 +164,18 @@ typedef struct {
   int quick;
   int repeats, calls;
   uint32_t stride;
-  actk_isa arms[MAX_ARMS];
-  int n_arms;
+  actk_isa isas[MAX_ISAS];
+  int n_isas;
 } options;
 
 static void usage(FILE *f) {
   fprintf(f, "usage: actk [--quick] [--isa NAME] [--help]\n"
              "  --quick     smaller accuracy sample and fewer timing repeats\n"
-             "  --isa NAME  measure only this arm (");
+             "  --isa NAME  measure only this isa (");
   for (int v = 0; actk_isa_name((actk_isa)v); v++)
     fprintf(f, "%s%s", v ? ", " : "", actk_isa_name((actk_isa)v));
   fprintf(f, ")\n"
-             "Exit status: 0 ok, 1 an accuracy check failed, 2 usage or arm error.\n");
+             "Exit status: 0 ok, 1 an accuracy check failed, 2 usage or isa error.\n");
 }
 
 /* ---- the three parts ---- */
@@ -207,20 +185,20 @@ static void print_facts(const options *o) {
   printf("actk %s (library %u.%u.%u, header %d.%d.%d%s)\n", actk_version_string(), v / 10000,
          v / 100 % 100, v % 100, ACTK_VERSION_MAJOR, ACTK_VERSION_MINOR, ACTK_VERSION_PATCH,
          v == ACTK_VERSION ? "" : " -- MISMATCH");
-  printf("active arm: %s -- %s\n", actk_isa_name(actk_isa_active()), actk_isa_reason());
+  printf("active isa: %s -- %s\n", actk_isa_name(actk_isa_active()), actk_isa_reason());
   printf("cpu:        %s\n", actk_cpu_summary());
-  printf("arms:      ");
+  printf("isas:      ");
   for (int v = 0; actk_isa_name((actk_isa)v); v++)
     printf(" %s (%s)", actk_isa_name((actk_isa)v),
            actk_isa_supported((actk_isa)v) ? "supported" : "not supported here");
   printf("\nmeasuring: ");
-  for (int a = 0; a < o->n_arms; a++) printf("%s%s", a ? ", " : "", actk_isa_name(o->arms[a]));
+  for (int a = 0; a < o->n_isas; a++) printf("%s%s", a ? ", " : "", actk_isa_name(o->isas[a]));
   printf(" and a plain libm loop\n");
 }
 
 static int force(actk_isa isa) {
   if (actk_isa_force(isa) != ACTK_OK || actk_isa_active() != isa) {
-    fprintf(stderr, "actk: could not switch to arm %s\n", actk_isa_name(isa));
+    fprintf(stderr, "actk: could not switch to isa %s\n", actk_isa_name(isa));
     return 0;
   }
   return 1;
@@ -234,7 +212,7 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
   fill_normal(x, n, 0x61636b746b5f78ULL, 3.0, 12.0);
   fill_normal(b, BIAS_WIDTH, 0x61636b746b5f62ULL, 1.0, 4.0);
   memset(y, 0, n * sizeof *y);
-  const int nimpl = o->n_arms + 1; /* arms, then libm */
+  const int nimpl = o->n_isas + 1; /* ISAs, then libm */
   double *t = xmalloc((size_t)nimpl * (size_t)o->repeats * sizeof *t);
   int ok = 1;
 
@@ -242,19 +220,19 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
          "calls\n       input x ~ N(0, 3) clipped to [-12, 12]; bias ops use rows of %d\n",
          n, o->repeats, o->calls, BIAS_WIDTH);
   printf("%-15s", "op");
-  for (int a = 0; a < o->n_arms; a++) printf(" %9s %8s", actk_isa_name(o->arms[a]), "vs libm");
+  for (int a = 0; a < o->n_isas; a++) printf(" %9s %8s", actk_isa_name(o->isas[a]), "vs libm");
   printf(" %9s\n", "libm");
 
   for (size_t k = 0; k < n_ops && ok; k++) {
     const cli_op *op = &ops[k];
     for (int r = 0; r < o->repeats && ok; r++) {
       for (int a = 0; a < nimpl && ok; a++) {
-        int is_libm = a == o->n_arms;
+        int is_libm = a == o->n_isas;
         if (is_libm && !op->libm) {
           t[a * o->repeats + r] = NAN;
           continue;
         }
-        if (!is_libm && !force(o->arms[a])) ok = 0;
+        if (!is_libm && !force(o->isas[a])) ok = 0;
         if (r == 0) { /* one untimed call: warm code and data */
           if (is_libm)
             op->libm(x, b, BIAS_WIDTH, y, n);
@@ -269,16 +247,16 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
             ok = 0;
         }
         t[a * o->repeats + r] = (now_ns() - t0) / ((double)o->calls * (double)n);
-        if (!is_libm && actk_isa_active() != o->arms[a]) ok = 0;
+        if (!is_libm && actk_isa_active() != o->isas[a]) ok = 0;
       }
     }
     if (!ok) {
-      printf("%-15s actk call failed or the arm changed under it\n", op->name);
+      printf("%-15s actk call failed or the isa changed under it\n", op->name);
       break;
     }
-    double libm = op->libm ? median(t + o->n_arms * o->repeats, o->repeats) : NAN;
+    double libm = op->libm ? median(t + o->n_isas * o->repeats, o->repeats) : NAN;
     printf("%-15s", op->name);
-    for (int a = 0; a < o->n_arms; a++) {
+    for (int a = 0; a < o->n_isas; a++) {
       double m = median(t + a * o->repeats, o->repeats);
       if (op->libm)
         printf(" %9.3f %7.1fx", m, libm / m);
@@ -320,7 +298,7 @@ typedef struct {
   int call_failed;
 } acc_result;
 
-/* Returns 1 if every checked op on every arm passed. */
+/* Returns 1 if every checked op on every ISA passed. */
 static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
   size_t n_pat = (size_t)((UINT64_C(1) << 32) / o->stride) + 1; /* 0, s, 2s, ... < 2^32 */
   size_t n = n_pat + N_SPECIALS;
@@ -333,7 +311,7 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
   for (size_t s = 0; s < N_SPECIALS; s++) x[i++] = from_bits(special_bits[s]);
   for (; i < n; i++) x[i] = 1.0f; /* padding to whole rows */
   fill_normal(b, BIAS_WIDTH, 0x61636b746b5f62ULL, 1.0, 4.0);
-  acc_result *res = xmalloc(n_ops * (size_t)o->n_arms * sizeof *res);
+  acc_result *res = xmalloc(n_ops * (size_t)o->n_isas * sizeof *res);
   int all_ok = 1;
 
   printf("\naccuracy: max ULP error vs the double reference; %zu bit patterns (every %u-th) + "
@@ -341,21 +319,21 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
          "of the float sum\n",
          n_pat, o->stride, (size_t)N_SPECIALS, BOUND_ULP);
   printf("%-15s", "op");
-  for (int a = 0; a < o->n_arms; a++) printf(" %15s", actk_isa_name(o->arms[a]));
+  for (int a = 0; a < o->n_isas; a++) printf(" %15s", actk_isa_name(o->isas[a]));
   printf("\n");
 
   for (size_t k = 0; k < n_ops; k++) {
     const cli_op *op = &ops[k];
     for (size_t j = 0; j < n; j++) {
-      float arg = op->unary ? x[j] : x[j] + b[j % BIAS_WIDTH];
-      ref[j] = op->ref((double)arg);
+      float arg = op->info->shape == ACTK_SHAPE_BIAS ? x[j] + b[j % BIAS_WIDTH] : x[j];
+      ref[j] = op->info->ref((double)arg);
     }
     printf("%-15s", op->name);
-    for (int a = 0; a < o->n_arms; a++) {
-      acc_result *r = &res[k * (size_t)o->n_arms + (size_t)a];
+    for (int a = 0; a < o->n_isas; a++) {
+      acc_result *r = &res[k * (size_t)o->n_isas + (size_t)a];
       memset(r, 0, sizeof *r);
-      if (!force(o->arms[a]) || run_op(op, x, b, y, n) != ACTK_OK ||
-          actk_isa_active() != o->arms[a]) {
+      if (!force(o->isas[a]) || run_op(op, x, b, y, n) != ACTK_OK ||
+          actk_isa_active() != o->isas[a]) {
         r->call_failed = 1;
         r->max_err = INFINITY;
       } else {
@@ -365,7 +343,7 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
           if (e > BOUND_ULP) r->over++;
           if (e > r->max_err) {
             r->max_err = e;
-            r->worst_x = op->unary ? x[j] : x[j] + b[j % BIAS_WIDTH];
+            r->worst_x = op->info->shape == ACTK_SHAPE_BIAS ? x[j] + b[j % BIAS_WIDTH] : x[j];
             r->worst_y = y[j];
             r->worst_ref = ref[j];
           }
@@ -385,15 +363,16 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
   }
 
   for (size_t k = 0; k < n_ops; k++)
-    for (int a = 0; a < o->n_arms; a++) {
-      const acc_result *r = &res[k * (size_t)o->n_arms + (size_t)a];
+    for (int a = 0; a < o->n_isas; a++) {
+      const acc_result *r = &res[k * (size_t)o->n_isas + (size_t)a];
       if (r->call_failed)
-        printf("  FAIL %s on %s: the call failed or ran on another arm\n", ops[k].name,
-               actk_isa_name(o->arms[a]));
+        printf("  FAIL %s on %s: the call failed or ran on another isa\n", ops[k].name,
+               actk_isa_name(o->isas[a]));
       else if (r->max_err > BOUND_ULP)
         printf("  FAIL %s on %s: %.3f ULP at %s = %a (%.9g), y = %a, ref = %a; %zu input(s) "
                "over %.1f ULP\n",
-               ops[k].name, actk_isa_name(o->arms[a]), r->max_err, ops[k].unary ? "x" : "x + bias",
+               ops[k].name, actk_isa_name(o->isas[a]), r->max_err,
+               ops[k].info->shape == ACTK_SHAPE_BIAS ? "x + bias" : "x",
                (double)r->worst_x, (double)r->worst_x, (double)r->worst_y, r->worst_ref, r->over,
                BOUND_ULP);
     }
@@ -432,19 +411,19 @@ int main(int argc, char **argv) {
     if (only && strcmp(only, name) != 0) continue;
     if (!actk_isa_supported((actk_isa)v)) {
       if (only) {
-        fprintf(stderr, "actk: arm %s is not supported by this CPU, OS or build\n", name);
+        fprintf(stderr, "actk: isa %s is not supported by this CPU, OS or build\n", name);
         return 2;
       }
       continue;
     }
-    if (o.n_arms == MAX_ARMS) {
-      fprintf(stderr, "actk: more than %d arms: %s and later ones not measured\n", MAX_ARMS, name);
+    if (o.n_isas == MAX_ISAS) {
+      fprintf(stderr, "actk: more than %d isas: %s and later ones not measured\n", MAX_ISAS, name);
       break;
     }
-    o.arms[o.n_arms++] = (actk_isa)v;
+    o.isas[o.n_isas++] = (actk_isa)v;
   }
-  if (o.n_arms == 0) {
-    fprintf(stderr, "actk: unknown arm '%s'\n", only ? only : "?");
+  if (o.n_isas == 0) {
+    fprintf(stderr, "actk: unknown isa '%s'\n", only ? only : "?");
     usage(stderr);
     return 2;
   }

@@ -83,7 +83,7 @@ lint_tidy() {
     return 1
   fi
   rm -f "$log"
-  # src/*.c and src/*/*.c that this build compiles (an arm for another
+  # src/*.c and src/*/*.c that this build compiles (an ISA for another
   # architecture, or a new file CMakeLists.txt does not list yet, is not in
   # compile_commands.json: said, and skipped).
   local db="$build_dir/compile_commands.json" f files=()
@@ -103,7 +103,7 @@ lint_tidy() {
   out=$(mktemp)
   printf '%s\0' "${files[@]}" |
     xargs -0 -n 1 -P "$jobs" clang-tidy -p "$build_dir" --quiet >"$out" 2>&1 || rc=$?
-  # Each header is seen once per arm that includes it: print each finding
+  # Each header is seen once per ISA that includes it: print each finding
   # once, with ../ folded out of the path.
   local findings
   findings=$(grep -E '^[^ ].*:[0-9]+:[0-9]+: (warning|error):' "$out" |

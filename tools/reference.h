@@ -1,5 +1,6 @@
-/* Double-precision references of every actk op (SPEC.md's definitions) and
- * the ULP measure the README reports. Shared by tests, tools and bench. */
+/* Double-precision references of every actk op (README's definitions, in
+ * real arithmetic) and the ULP measure the README reports. Shared by tests,
+ * tools and bench; tools/catalog.h pairs each op with its reference. */
 #ifndef ACTK_TOOLS_REFERENCE_H
 #define ACTK_TOOLS_REFERENCE_H
 
@@ -27,18 +28,9 @@ double actk_ref_gelu_tanh(double x);
  * to -0). */
 double actk_ulp_error(float y, double r);
 
-/* The unary ops as the tools see them: the public entry point and its
- * reference. silu and quick_gelu are swish with alpha 1 and 1.702f. */
-typedef struct actk_op_info {
-  const char *name;
-  actk_status (*run)(actk_pool *pool, const float *x, float *y, size_t n);
-  double (*ref)(double x);
-  const char *cost; /* the op's cost class, for the runner: "medium", "expensive" */
-} actk_op_info;
-
-extern const actk_op_info actk_ops[];
-extern const size_t actk_n_ops;
-const actk_op_info *actk_op_find(const char *name);
+/* |y - r| / max(|r|, 2^-126): the relative error, held to an absolute bound
+ * where the result is subnormal. INFINITY in the same cases as actk_ulp_error. */
+double actk_rel_error(float y, double r);
 
 #ifdef __cplusplus
 }

@@ -11,7 +11,7 @@ set -euo pipefail
 packages=(
   # build
   build-essential cmake pkg-config
-  # dependencies (SPEC.md): CPU facts, tests, bench harness
+  # dependencies: CPU facts (libcpuid, optional), tests (cmocka), bench harness
   libcpuid-dev libcmocka-dev libbenchmark-dev
   # optional bench baselines (bench/CMakeLists.txt skips them when absent)
   libeigen3-dev libsleef-dev

@@ -87,6 +87,13 @@ __all__ = [
     "isa_reason",
     "isa_supported",
     "supported_isas",
+    "best_isa",
+    "c_functions",
+    "UNARY_OPS",
+    "PARAM_OPS",
+    "BIAS_OPS",
+    "TIERS",
+    "TYPES",
     "force_isa",
     "cpu_summary",
     "status_string",
@@ -111,7 +118,7 @@ class Status(enum.IntEnum):
 
 
 class Isa(enum.IntEnum):
-    """actk_isa: the instruction-set arms."""
+    """actk_isa: the instruction-set isas."""
 
     SCALAR = 0
     AVX2 = 1
@@ -263,13 +270,48 @@ _rope = _fn(
 )
 _rope_cache = _fn("actk_rope_cache_f32", _status, _vp, _vp, _size, _size, ctypes.c_double)
 
-_UNARY = {}
-for _op in ("erf", "tanh", "sigmoid", "silu", "quick_gelu", "gelu", "gelu_tanh"):
-    _UNARY[_op] = _fn("actk_%s_f32" % _op, _status, _vp, _vp, _vp, _size)
-_swish = _fn("actk_swish_f32", _status, _vp, _vp, _vp, _size, ctypes.c_float)
-_BIAS = {}
-for _op in ("bias_gelu", "bias_gelu_tanh"):
-    _BIAS[_op] = _fn("actk_%s_f32" % _op, _status, _vp, _vp, _vp, _size, _vp, _size)
+_isa_best = _fn("actk_isa_best", ctypes.c_int)
+
+# The element-wise ops, as the library's op registry (src/registry.h) lists
+# them: name -> what it computes. Their C functions are
+# actk_<op>_<type><tier suffix>; tests/test_actk.py checks this table against
+# the library's exported symbols, both ways.
+UNARY_OPS = {
+    "erf": "erf(x)",
+    "tanh": "tanh(x)",
+    "sigmoid": "1 / (1 + exp(-x))",
+    "silu": "x * sigmoid(x)",
+    "quick_gelu": "x * sigmoid(1.702 x)",
+    "gelu": "0.5 x (1 + erf(x / sqrt 2))",
+    "gelu_tanh": "0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))",
+}
+PARAM_OPS = {"swish": "x * sigmoid(alpha x)"}
+BIAS_OPS = {"bias_gelu": "gelu", "bias_gelu_tanh": "gelu_tanh"}  # op -> its activation
+TIERS = {"accurate": ""}  # tier -> the C name's suffix
+TYPES = ("f32",)
+
+
+def _c_name(op, dtype="f32", tier="accurate"):
+    return "actk_%s_%s%s" % (op, dtype, TIERS[tier])
+
+
+def c_functions():
+    """Every element-wise C function this module binds, by name."""
+    return sorted(
+        _c_name(op, t, tier)
+        for op in list(UNARY_OPS) + list(PARAM_OPS) + list(BIAS_OPS)
+        for t in TYPES
+        for tier in TIERS
+    )
+
+
+_C = {}
+for _op in UNARY_OPS:
+    _C[_op] = _fn(_c_name(_op), _status, _vp, _vp, _vp, _size)
+for _op in PARAM_OPS:
+    _C[_op] = _fn(_c_name(_op), _status, _vp, _vp, _vp, _size, ctypes.c_float)
+for _op in BIAS_OPS:
+    _C[_op] = _fn(_c_name(_op), _status, _vp, _vp, _vp, _size, _vp, _size)
 
 
 def _check(status, function):
@@ -306,42 +348,50 @@ def _isa_str(value):
     return name.decode() if name is not None else None
 
 
-def _isa_value(arm):
-    if isinstance(arm, str):
+def _isa_value(isa):
+    if isinstance(isa, str):
         try:
-            return Isa[arm.upper()]
+            return Isa[isa.upper()]
         except KeyError:
             raise ValueError(
-                "unknown arm %r (arms: %s)" % (arm, ", ".join(i.name.lower() for i in Isa))
+                "unknown isa %r (isas: %s)" % (isa, ", ".join(i.name.lower() for i in Isa))
             ) from None
-    return int(arm)
+    return int(isa)
 
 
 def isa():
-    """The active arm's name: "scalar", "avx2" or "avx512"."""
+    """The active isa's name: "scalar", "avx2" or "avx512"."""
     return _isa_str(_isa_active())
 
 
 def isa_reason():
-    """Why the active arm was chosen (actk_isa_reason)."""
+    """Why the active isa was chosen (actk_isa_reason)."""
     return _isa_reason().decode()
 
 
-def isa_supported(arm):
-    """True if this CPU and OS can run the arm (a name or an Isa)."""
-    return bool(_isa_supported(_isa_value(arm)))
+def isa_supported(isa):
+    """True if this CPU and OS can run the isa (a name or an Isa)."""
+    return bool(_isa_supported(_isa_value(isa)))
+
+
+def best_isa():
+    """The isa dispatch picks on its own on this machine (actk_isa_best)."""
+    return _isa_str(_isa_best())
 
 
 def supported_isas():
-    """Names of the arms this machine can run, best first."""
-    return [i.name.lower() for i in sorted(Isa, reverse=True) if _isa_supported(int(i))]
+    """Names of the isas this machine can run: the best first (best_isa()),
+    then the others in the library's order."""
+    names = [i.name.lower() for i in Isa if _isa_supported(int(i))]
+    best = best_isa()
+    return [best] + [n for n in names if n != best]
 
 
-def force_isa(arm):
-    """Switch the process-wide arm (for tests and benchmarks): affects every
+def force_isa(isa):
+    """Switch the process-wide isa (for tests and benchmarks): affects every
     thread of the process. Raises ActkError (ACTK_ERR_UNSUPPORTED_ISA) if the
     machine cannot run it."""
-    _check(_isa_force(_isa_value(arm)), "actk_isa_force")
+    _check(_isa_force(_isa_value(isa)), "actk_isa_force")
 
 
 def cpu_summary():
@@ -355,14 +405,14 @@ def cpu_summary():
 class Pool:
     """A thread pool for large calls (actk_pool_create).
 
-    Pool(threads=0, spin_us=100, spin_backoff_max=1, pin=False): threads is
+    Pool(threads=0, spin_us=1000, spin_backoff_max=1, pin=False): threads is
     the total, the calling thread included (0: one per physical core the
     process may run on); after a job workers spin spin_us microseconds, then
     sleep. Use as a context manager, or call close() (also run when the object
     is collected). close() while a call is using the pool raises RuntimeError.
     """
 
-    def __init__(self, threads=0, spin_us=100, spin_backoff_max=1, pin=False):
+    def __init__(self, threads=0, spin_us=1000, spin_backoff_max=1, pin=False):
         # actk_pool_config_init is inline in the header (it records the
         # caller's struct size): the same, here
         cfg = _PoolConfig(ctypes.sizeof(_PoolConfig), 0, 1000, 1, 0)
@@ -527,8 +577,8 @@ def _out_for(x, out):
 
 
 def _unary(op, doc):
-    c_fn = _UNARY[op]
-    c_name = "actk_%s_f32" % op
+    c_fn = _C[op]
+    c_name = _c_name(op)
 
     def f(x, out=None, pool=None):
         _array(x, "x")
@@ -546,13 +596,13 @@ def _unary(op, doc):
     return f
 
 
-erf = _unary("erf", "erf(x)")
-tanh = _unary("tanh", "tanh(x)")
-sigmoid = _unary("sigmoid", "1 / (1 + exp(-x))")
-silu = _unary("silu", "x * sigmoid(x)")
-quick_gelu = _unary("quick_gelu", "x * sigmoid(1.702 x)")
-gelu = _unary("gelu", "0.5 x (1 + erf(x / sqrt 2))")
-gelu_tanh = _unary("gelu_tanh", "0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))")
+erf = _unary("erf", UNARY_OPS["erf"])
+tanh = _unary("tanh", UNARY_OPS["tanh"])
+sigmoid = _unary("sigmoid", UNARY_OPS["sigmoid"])
+silu = _unary("silu", UNARY_OPS["silu"])
+quick_gelu = _unary("quick_gelu", UNARY_OPS["quick_gelu"])
+gelu = _unary("gelu", UNARY_OPS["gelu"])
+gelu_tanh = _unary("gelu_tanh", UNARY_OPS["gelu_tanh"])
 
 
 def swish(x, alpha=1.0, out=None, pool=None):
@@ -561,14 +611,14 @@ def swish(x, alpha=1.0, out=None, pool=None):
     _array(x, "x")
     y = _out_for(x, out)
     with _PoolUse(pool) as h:
-        _check(_swish(h, _ptr(x), _ptr(y), x.size, float(alpha)), "actk_swish_f32")
+        _check(_C["swish"](h, _ptr(x), _ptr(y), x.size, float(alpha)), _c_name("swish"))
     return y
 
 
 def _bias(op):
-    c_fn = _BIAS[op]
-    c_name = "actk_%s_f32" % op
-    base = op[len("bias_"):]
+    c_fn = _C[op]
+    c_name = _c_name(op)
+    base = BIAS_OPS[op]
 
     def f(x, bias, out=None, pool=None):
         _array(x, "x")

@@ -1,6 +1,6 @@
 """Tests of the Python binding (python/actk) against numpy/double references.
 
-The references are SPEC.md's definitions evaluated in double, written the way
+The references are the definitions in README.md evaluated in double, written the way
 tools/reference.c writes them (stable sigmoid, gelu through erfc, gelu_tanh
 as x / (1 + e^-2u)); the error is measured in ULPs the way README.md reports
 it: ulp(r) = 2^(max(floor(log2 |r|), -126) - 23). The bound is 2 ULP.
@@ -9,6 +9,7 @@ Run from the repository root (CI: .ci/run python):
     ACTK_LIBRARY=build/libactk.so /usr/bin/python3 -m pytest -q python/tests
 """
 import math
+import os
 import threading
 
 import numpy as np
@@ -169,11 +170,51 @@ def restore_isa():
 # ---- library facts -------------------------------------------------------------
 
 
+def _exported_symbols():
+    """The shared library's exported function names (nm -D), or None."""
+    import shutil
+    import subprocess
+
+    nm = shutil.which("nm")
+    path = actk.library_path()
+    if not nm or not os.path.exists(path):
+        return None
+    out = subprocess.run(
+        [nm, "-D", "--defined-only", path], capture_output=True, text=True, check=True
+    ).stdout
+    return {line.split()[-1].split("@")[0] for line in out.splitlines() if " T " in line}
+
+
+def test_op_table_matches_the_library_exports():
+    """The binding's op table (actk.UNARY_OPS, PARAM_OPS, BIAS_OPS x TYPES x
+    TIERS) names exactly the element-wise functions the library exports:
+    a function added to the library without a binding, or a binding of a
+    function that does not exist, fails here."""
+    exports = _exported_symbols()
+    if exports is None:
+        pytest.skip("nm or the library file not found")
+    suffixes = tuple("_%s%s" % (t, s) for t in actk.TYPES for s in actk.TIERS.values())
+    # element-wise functions: actk_<op>_<type>[<tier suffix>], RoPE aside
+    # (its own binding, actk.rope / actk.rope_cache)
+    elementwise = {
+        e
+        for e in exports
+        if e.endswith(suffixes) and not e.startswith(("actk_rope", "actk_pool", "actk_isa"))
+    }
+    bound = set(actk.c_functions())
+    assert bound - exports == set(), "bound but not exported"
+    assert elementwise - bound == set(), "exported but not bound"
+    # and every bound op has a Python function of its name
+    for op in list(actk.UNARY_OPS) + list(actk.PARAM_OPS) + list(actk.BIAS_OPS):
+        assert callable(getattr(actk, op)), op
+
+
 def test_version_and_isa():
     major, minor, patch = actk.version_info()
     assert actk.version() == "%d.%d.%d" % (major, minor, patch)
     assert actk.isa() in actk.supported_isas()
-    assert actk.supported_isas()[-1] == "scalar"
+    assert actk.supported_isas()[0] == actk.best_isa()
+    assert "scalar" in actk.supported_isas()
     assert actk.isa_supported("scalar") and actk.isa_supported(actk.Isa.SCALAR)
     assert isinstance(actk.isa_reason(), str) and actk.isa_reason()
     assert actk.cpu_summary()
@@ -182,15 +223,15 @@ def test_version_and_isa():
 
 
 def test_force_isa_errors(restore_isa):
-    with pytest.raises(ValueError, match="unknown arm"):
+    with pytest.raises(ValueError, match="unknown isa"):
         actk.force_isa("sse9")
     with pytest.raises(actk.ActkError) as e:
         actk.force_isa(7)
     assert e.value.name == "ACTK_ERR_INVALID_ARGUMENT"
-    for arm in ("scalar", "avx2", "avx512"):
-        if not actk.isa_supported(arm):
+    for isa in ("scalar", "avx2", "avx512"):
+        if not actk.isa_supported(isa):
             with pytest.raises(actk.ActkError) as e:
-                actk.force_isa(arm)
+                actk.force_isa(isa)
             assert e.value.name == "ACTK_ERR_UNSUPPORTED_ISA"
 
 
@@ -209,18 +250,18 @@ def test_accuracy(name):
 
 
 @pytest.mark.parametrize("name", list(OPS))
-def test_accuracy_every_arm(name, restore_isa):
+def test_accuracy_every_isa(name, restore_isa):
     fn, ref = OPS[name]
     r = ref(X)
     results = {}
-    for arm in actk.supported_isas():
-        actk.force_isa(arm)
-        assert actk.isa() == arm
+    for isa in actk.supported_isas():
+        actk.force_isa(isa)
+        assert actk.isa() == isa
         y = fn(X)
-        assert ulp_error(y, r).max() <= ULP_BOUND, arm
-        results[arm] = fbits(y)
-    for arm, b in results.items():
-        assert np.array_equal(b, results["scalar"]), "%s differs from scalar" % arm
+        assert ulp_error(y, r).max() <= ULP_BOUND, isa
+        results[isa] = fbits(y)
+    for isa, b in results.items():
+        assert np.array_equal(b, results["scalar"]), "%s differs from scalar" % isa
 
 
 @pytest.mark.parametrize("name", list(OPS))
@@ -559,7 +600,7 @@ def test_rope(style, layout, rd, use_ids):
     assert np.array_equal(fbits(y), fbits(want)), np.argwhere(fbits(y) != fbits(want))[:5]
     # channels past rotary_dim copied bit for bit
     assert np.array_equal(fbits(y[..., rot:]), fbits(x[..., rot:]))
-    # in place, every arm, the enum spellings
+    # in place, every isa, the enum spellings
     z = x.copy()
     actk.rope(z, cos, sin, positions=pos.copy() if use_ids else None, start=0 if use_ids else 17,
               layout=actk.Layout[layout.upper()], style=actk.Style[style.upper()],
@@ -567,16 +608,16 @@ def test_rope(style, layout, rd, use_ids):
     assert np.array_equal(fbits(z), fbits(want))
 
 
-def test_rope_every_arm(restore_isa):
+def test_rope_every_isa(restore_isa):
     rng = np.random.default_rng(3)
     x = (rng.standard_normal((1, 37, 5, 80)) * 2).astype(np.float32)
     cos, sin = actk.rope_cache(64, 80)
     for style in ("split_half", "interleaved"):
         want = ref_rope(x, cos, sin, np.arange(37)[None, :], "bshd", style, 80)
-        for arm in actk.supported_isas():
-            actk.force_isa(arm)
+        for isa in actk.supported_isas():
+            actk.force_isa(isa)
             y = actk.rope(x, cos, sin, style=style)
-            assert np.array_equal(fbits(y), fbits(want)), (style, arm)
+            assert np.array_equal(fbits(y), fbits(want)), (style, isa)
 
 
 def test_rope_nan_is_canonical(restore_isa):
@@ -587,13 +628,13 @@ def test_rope_nan_is_canonical(restore_isa):
     x[0, 0, 0, 6] = bits([0x7F812345])[0]  # copied
     cos, sin = actk.rope_cache(2, 4)
     want = fbits(ref_rope(x, cos, sin, np.array([[1]]), "bshd", "split_half", 4)).reshape(-1)
-    for arm in actk.supported_isas():
-        actk.force_isa(arm)
+    for isa in actk.supported_isas():
+        actk.force_isa(isa)
         u = fbits(actk.rope(x, cos, sin, start=1, rotary_dim=4)).reshape(-1)
-        assert u[1] == 0x7FC00000 and u[3] == 0x7FC00000, (arm, [hex(v) for v in u])
-        assert u[6] == 0x7F812345, arm
+        assert u[1] == 0x7FC00000 and u[3] == 0x7FC00000, (isa, [hex(v) for v in u])
+        assert u[6] == 0x7F812345, isa
         ok = [0, 2, 4, 5, 7]
-        assert np.array_equal(u[ok], want[ok]), arm
+        assert np.array_equal(u[ok], want[ok]), isa
 
 
 def test_rope_3d_with_heads():

@@ -1,4 +1,9 @@
-/* gelu(x) = x Phi(x), Phi the standard normal CDF.
+/* gelu(x) = x Phi(x), Phi the standard normal CDF; accurate tier.
+ *   error:    at most 1.860 ULP over all 2^32 inputs (documented bound 2 ULP).
+ *   domain:   any float; |x| is clamped at 15, past which the result is x or
+ *             underflows to -0.
+ *   specials: NaN -> the same NaN quieted; gelu(+inf) = +inf, gelu(-inf) = -0;
+ *             the sign of x is kept (gelu(-0) = -0).
  *
  * With t = |x| and Q(t) = 1 - Phi(t) the upper tail:
  *   x < 0: gelu = -t Q(t)       (tiny: must be right relative to itself)
@@ -8,11 +13,10 @@
  * exponent and first mantissa bit of t (a shift; s is exact), the first one
  * [0, 0.5) with center 0 and no constant term, so that K keeps its relative
  * accuracy down to t = 0; the others centred near their middle where the
- * constant term is a float (no low part to look up: 2% of gelu's time).
- * t^2 is split exactly so e^(-t^2/2) is right to the last bit even at
- * 1e-38. This is the erfc form of the definition: 1 + erf never cancels
- * because it is never formed. One path for every x (a separate small-|x|
- * polynomial, selected per lane, cost 10% more time). */
+ * constant term is a float (no low part to look up). t^2 is split exactly so
+ * e^(-t^2/2) is right to the last bit even at 1e-38. This is the erfc form of
+ * the definition: 1 + erf never cancels because it is never formed. One path
+ * for every x. */
 #ifndef ACTK_MATH_GELU_H
 #define ACTK_MATH_GELU_H
 

@@ -1,9 +1,9 @@
 /* Rotary embedding of one row (one token and head): pairs (a, b) with cache
  * entries (c, s) become a c - fl(b s) and b c + fl(a s), one fma each. Both
- * styles and every arm use exactly this sequence, so they agree bit for bit.
+ * styles and every implementation use exactly this sequence, so they agree bit for bit.
  *
  * Split-half pairs channel j with j + half: plain vectors of a, b, c, s.
- * Interleaved pairs 2j with 2j + 1: the vector arms keep the pairs in place,
+ * Interleaved pairs 2j with 2j + 1: the vector implementations keep the pairs in place,
  * y = x c2 + fl(swap(x) s2) with c2 = (c0, c0, c1, c1 ..) and
  * s2 = (-s0, s0, -s1, s1 ..): lane 2j is a c + fl(-b s) = a c - fl(b s).
  * Tails are masked; nothing is read past the row or the cache row. */
@@ -16,7 +16,7 @@
 
 /* An output with NaN inputs is the default quiet NaN: which of several NaN
  * operands an fma passes on depends on the operand order the compiler picked
- * for that arm, so payloads cannot be kept identical across arms. */
+ * for that implementation, so payloads cannot be kept identical across implementations. */
 ACTK_INLINE vf rope_nan(vf y) { return vf_select(vm_isnan(y), vf_splat(__builtin_nanf("")), y); }
 
 /* a c - fl(b s) written as a c + fl(b (-s)): the same value. */
@@ -30,16 +30,16 @@ static void rope_split_row(const float *x, const float *c, const float *s, float
   size_t j = 0;
   vf ya, yb;
   for (; j + VLEN <= half; j += VLEN) {
-    rope_pair(vf_load(x + j), vf_load(x + half + j), vf_load(c + j), vf_load(s + j), &ya, &yb);
-    vf_store(y + j, ya);
-    vf_store(y + half + j, yb);
+    rope_pair(vf_load_f32(x + j), vf_load_f32(x + half + j), vf_load_f32(c + j), vf_load_f32(s + j), &ya, &yb);
+    vf_store_f32(y + j, ya);
+    vf_store_f32(y + half + j, yb);
   }
   if (VLEN > 1 && j < half) {
     size_t k = half - j;
-    rope_pair(vf_load_first(x + j, k), vf_load_first(x + half + j, k), vf_load_first(c + j, k),
-              vf_load_first(s + j, k), &ya, &yb);
-    vf_store_first(y + j, k, ya);
-    vf_store_first(y + half + j, k, yb);
+    rope_pair(vf_load_first_f32(x + j, k), vf_load_first_f32(x + half + j, k), vf_load_first_f32(c + j, k),
+              vf_load_first_f32(s + j, k), &ya, &yb);
+    vf_store_first_f32(y + j, k, ya);
+    vf_store_first_f32(y + half + j, k, yb);
   }
 }
 
@@ -50,16 +50,16 @@ static void rope_interleaved_pairs(const float *x, const float *c2, const float 
                                    size_t rd) {
   size_t j = 0;
   for (; j + VLEN <= rd; j += VLEN) {
-    vf v = vf_load(x + j);
-    vf_store(y + j,
-             rope_nan(vf_fma(v, vf_load(c2 + j), vf_mul(vf_swap_pairs(v), vf_load(s2 + j)))));
+    vf v = vf_load_f32(x + j);
+    vf_store_f32(y + j,
+             rope_nan(vf_fma(v, vf_load_f32(c2 + j), vf_mul(vf_swap_pairs(v), vf_load_f32(s2 + j)))));
   }
   if (j < rd) {
     size_t k = rd - j;
-    vf v = vf_load_first(x + j, k);
-    vf_store_first(y + j, k,
-                   rope_nan(vf_fma(v, vf_load_first(c2 + j, k),
-                                   vf_mul(vf_swap_pairs(v), vf_load_first(s2 + j, k)))));
+    vf v = vf_load_first_f32(x + j, k);
+    vf_store_first_f32(y + j, k,
+                   rope_nan(vf_fma(v, vf_load_first_f32(c2 + j, k),
+                                   vf_mul(vf_swap_pairs(v), vf_load_first_f32(s2 + j, k)))));
   }
 }
 
@@ -68,13 +68,13 @@ static void rope_expand(const float *c, const float *s, float *c2, float *s2, si
   const vf even = vf_even_sign();
   size_t j = 0;
   for (; j + VLEN / 2 <= half; j += VLEN / 2) { /* plain stores: masked ones are slow on AMD */
-    vf_store(c2 + 2 * j, vf_load_dup_first(c + j, VLEN / 2));
-    vf_store(s2 + 2 * j, vf_xor(vf_load_dup_first(s + j, VLEN / 2), even));
+    vf_store_f32(c2 + 2 * j, vf_load_dup_first(c + j, VLEN / 2));
+    vf_store_f32(s2 + 2 * j, vf_xor(vf_load_dup_first(s + j, VLEN / 2), even));
   }
   if (j < half) {
     size_t k = half - j;
-    vf_store_first(c2 + 2 * j, 2 * k, vf_load_dup_first(c + j, k));
-    vf_store_first(s2 + 2 * j, 2 * k, vf_xor(vf_load_dup_first(s + j, k), even));
+    vf_store_first_f32(c2 + 2 * j, 2 * k, vf_load_dup_first(c + j, k));
+    vf_store_first_f32(s2 + 2 * j, 2 * k, vf_xor(vf_load_dup_first(s + j, k), even));
   }
 }
 #endif
@@ -108,10 +108,10 @@ static void rope_rows_kernel(const float *x, float *y, size_t rows, size_t strid
     float *yr = y + i * stride;
     for (size_t j = 0; j < half; j++) {
       vf ya, yb;
-      rope_pair(vf_load(xr + 2 * j), vf_load(xr + 2 * j + 1), vf_load(cr + j), vf_load(sr + j), &ya,
+      rope_pair(vf_load_f32(xr + 2 * j), vf_load_f32(xr + 2 * j + 1), vf_load_f32(cr + j), vf_load_f32(sr + j), &ya,
                 &yb);
-      vf_store(yr + 2 * j, ya);
-      vf_store(yr + 2 * j + 1, yb);
+      vf_store_f32(yr + 2 * j, ya);
+      vf_store_f32(yr + 2 * j + 1, yb);
     }
   }
 #endif

@@ -1,6 +1,10 @@
-/* tanh(x), odd: computed on a = |x|, sign copied back.
+/* tanh(x), accurate tier.
+ *   error:    at most 1.089 ULP over all 2^32 inputs (documented bound 2 ULP).
+ *   domain:   any float; |x| is clamped at 9.1, where tanh already rounds to 1.
+ *   specials: NaN -> the same NaN quieted; tanh(+-inf) = +-1; exactly odd (+-0
+ *             kept); monotone.
  *
- * One path, one division. With 2a = n ln2 + 2h, n = floor(2a / ln2), h in
+ * Odd: computed on a = |x|, sign copied back. One path, one division. With 2a = n ln2 + 2h, n = floor(2a / ln2), h in
  * [0, ln2/2] (up to rounding), tanh(h) ~ hO / E, the [5/4] Pade approximant
  * (tanh's continued fraction: O = 1 + h^2/9 + h^4/945, E = 1 + 4h^2/9 +
  * h^4/63; relative error 2^-28.9 at h = ln2, 2^-38 at ln2/2), so
@@ -17,8 +21,7 @@
  * (1 - h) + h^2 (E1 + E2 h^2 - h (O1 + O2 h^2)) (two roundings: 1 - h and
  * the final fma) rather than as E - hO from two rounded parts, and den
  * from num itself: then the result rises with x everywhere (checked over
- * every float; num = E - hO gave 1-ulp dips on [0.715, 1) and 1.29 ulp) and
- * the max error is 1.09 ulp. h = a - n ln2/2 uses one constant (off by
+ * every float) and the max error is 1.09 ulp. h = a - n ln2/2 uses one constant (off by
  * 1.9e-9: a relative error of n 2^-29 in s e^2h, which the first form
  * divides by again). Beyond a = 9.1 the result rounds to 1, so the clamp
  * changes nothing; s stays normal; (s + 1)/2 is exact up to n = 23 and

@@ -1,46 +1,93 @@
-/* The small vector interface every arm implements, so that each op's math is
- * written once (the headers in src/math/) and every arm runs the same operation sequence.
- * Arms that implement these operations with IEEE single rounding produce
- * bit-identical results: that is the point, and tests check it.
+/* The vector contract: the small interface every instruction set's
+ * implementation provides, so that each op's math is written once (the
+ * headers in src/math/) and every implementation runs the same operation
+ * sequence. Implementations that follow the rules below give bit-identical
+ * results: that is the point, and tests check it (tests/test_bits.c, every
+ * implementation against the scalar one; tools/actk_sweep --vs-isa over all inputs).
  *
- * An arm header defines, before including any src/math/ header:
+ * An implementation header (src/scalar/vec_scalar.h, src/x86/vec_avx2.h,
+ * src/x86/vec_avx512.h) defines, before any src/math/ header is included:
  *
- *   types   vf (floats), vi (int32 lanes), vm (lane mask)
- *   VLEN    lanes per vf
+ * Types and width
+ *   vf        VLEN float lanes          vi   VLEN int32 lanes
+ *   vm        a lane mask (what compares return and selects take)
+ *   VLEN      lanes per vector, a power of two (1 for the scalar implementation)
  *
+ * Arithmetic: IEEE binary32, round to nearest even, one rounding each
  *   vf vf_splat(float)            vi vi_splat(int32_t)
  *   vf vf_add/sub/mul/div(a, b)   correctly rounded
  *   vf vf_fma(a, b, c)            a*b + c, one rounding
  *   vf vf_fnma(a, b, c)           c - a*b, one rounding
  *   vf vf_fms(a, b, c)            a*b - c, one rounding
- *   vf vf_max(a, b)               a > b ? a : b   (x86 MAXPS: b if either is NaN)
- *   vf vf_min(a, b)               a < b ? a : b   (x86 MINPS: b if either is NaN)
- *   vf vf_floor(a)                largest integer <= a (exact)
+ *   vf vf_max(a, b)               a > b ? a : b  (so b if either is NaN: x86 MAXPS)
+ *   vf vf_min(a, b)               a < b ? a : b  (so b if either is NaN: x86 MINPS)
+ *   vf vf_floor(a)                largest integer <= a, exact, NaN stays NaN
  *   vf vf_and/or/xor(a, b)        bitwise
  *   vf vf_andnot(a, b)            ~a & b, bitwise
+ *
+ * Compares and selects
  *   vm vm_lt/le/ge(a, b)          ordered compares: false if either is NaN
  *   vm vm_isnan(a)                a is NaN
  *   vf vf_select(m, t, f)         m ? t : f per lane
  *   vf vf_keep(m, a)              m ? a : +0 per lane
- *   vf vf_select_sign(x, n, p)    sign bit of x set ? n : p, per lane
+ *   vf vf_select_sign(x, n, p)    sign bit of x set ? n : p, per lane (NaN and
+ *                                 -0 included: the bit, not a compare)
  *   int vm_all(m)                 every lane of m is set
- *   vi vf_bits(vf), vf vi_bits(vi) reinterpret
+ *
+ * Integer lanes
+ *   vi vf_bits(vf), vf vi_bits(vi) reinterpret the 32 bits
  *   vi vi_add/sub(a, b)           wrapping int32
  *   vi vi_max/min(a, b)           signed int32
- *   vi vf_to_vi_trunc(a)          toward zero; INT32_MIN if NaN or out of range
- *   vi vi_sll/srl/sra(a, imm)     shifts by a constant
+ *   vi vf_to_vi_trunc(a)          toward zero; INT32_MIN if NaN or out of
+ *                                 range (x86 CVTTPS2DQ)
+ *   vi vi_sll/srl/sra(a, imm)     shifts by a constant 0..31 (srl logical,
+ *                                 sra arithmetic)
  *   vf vf_lookup8(const float t[8], vi k)   t[k & 7] per lane
  *
- * Vector arms (VLEN even) also define, for interleaved RoPE:
+ * Memory, per element type T of the op registry (src/registry.h: f32 is
+ * float). Loads widen T to f32 lanes exactly, stores narrow f32 to T (for
+ * f32 both are plain copies of the bits, NaN payloads included). Pointers
+ * need only T's size alignment or none at all (callers from other
+ * languages): implementations use unaligned accesses.
+ *   vf vf_load_<T>(const T *p)                  p[0 .. VLEN)
+ *   void vf_store_<T>(T *p, vf a)
+ *   vf vf_load_first_<T>(const T *p, size_t k)  p[0 .. k), 0 < k < VLEN; the
+ *                                 other lanes +0; elements past k are never
+ *                                 read (a masked load: they may be unmapped)
+ *   void vf_store_first_<T>(T *p, size_t k, vf a)   lanes [0, k) only;
+ *                                 nothing past k is written
+ *
+ * Vector implementations (VLEN even) also define, for interleaved RoPE:
  *   vf vf_swap_pairs(a)           lanes (2j, 2j+1) swapped
  *   vf vf_even_sign()             -0 on even lanes, +0 on odd
- *   vf vf_load_dup_first(p, k)    p[0..k) (k <= VLEN/2), each in two lanes; others 0
+ *   vf vf_load_dup_first(p, k)    p[0..k) (k <= VLEN/2), each in two lanes;
+ *                                 others 0; nothing past k read
+ *
+ * Rules every implementation must reproduce (where instruction sets differ,
+ * the math headers are written so that only these matter):
+ *   - NaN operands: an arithmetic operation with exactly one NaN operand
+ *     returns that NaN quieted (sign and payload kept), as x86 does; x + x
+ *     quiets a signalling NaN. Which operand wins when several are NaN is
+ *     not portable, so the math never depends on it (it selects or rebuilds
+ *     such results explicitly: ACTK_NAN_PASSTHROUGH below, rope_nan).
+ *     vf_fnma's NaN passes through unchanged on x86 while fmaf(-a, b, c)
+ *     flips a's sign: ops apply ACTK_NAN_PASSTHROUGH where a NaN can reach
+ *     an fnma.
+ *   - No flush to zero of its own: subnormal inputs and results are IEEE
+ *     (the caller's FTZ/DAZ apply, src/fpenv.h).
+ *   - Saturation and clamps are written in the math as vf_min/vf_max with
+ *     the NaN-carrying operand second, so a NaN passes a clamp.
+ *   - Masked lanes of a tail go through the same arithmetic as full
+ *     vectors: element i's result depends on x[i] only.
+ *   - Integer conversions and shifts as above; no rounding mode other than
+ *     nearest even is ever assumed or set (a call runs in the default
+ *     environment, src/fpenv.h).
  */
 #ifndef ACTK_MATH_VEC_CONTRACT_H
 #define ACTK_MATH_VEC_CONTRACT_H
 
 #ifndef VLEN
-#error "include an arm's vec_<arm>.h before the shared math"
+#error "include an implementation's vec_<isa>.h before the shared math"
 #endif
 
 /* The op math is a few dozen vector instructions per call site: it must be
@@ -55,12 +102,10 @@
 #define ACTK_NOINLINE
 #endif
 
-/* NaN in, the same NaN out (quieted, sign and payload kept) on every arm.
- * x86 FNMADD passes a NaN operand through unchanged while the scalar arm's
- * fmaf(-a, b, c) flips its sign, so ops that use fnma on a path a NaN can
- * reach apply this there (in their rare-lane path: NaN fails every fast-lane
- * test). Ops without such a path propagate the input NaN by construction.
- * x + x quiets a signalling NaN. */
+/* NaN in, the same NaN out (quieted, sign and payload kept) on every implementation, for
+ * ops with an fnma on a path a NaN can reach (in their rare-lane path: NaN
+ * fails every fast-lane test). Ops without such a path propagate the input
+ * NaN by construction. */
 #define ACTK_NAN_PASSTHROUGH(x, y) vf_select(vm_isnan(x), vf_add((x), (x)), (y))
 
 #endif

@@ -1,6 +1,6 @@
 /* Portable one-lane implementation of the vector contract in
  * src/math/vec_contract.h. Every operation mirrors the x86 instruction the AVX2
- * arm uses, NaN rules included, so both arms give the same bits. */
+ * implementation uses, NaN rules included, so both implementations give the same bits. */
 #ifndef ACTK_SCALAR_VEC_SCALAR_H
 #define ACTK_SCALAR_VEC_SCALAR_H
 
@@ -65,16 +65,16 @@ static inline vi vi_sra(vi a, int s) {
 static inline vf vf_lookup8(const float t[8], vi k) { return t[(uint32_t)k & 7u]; }
 
 /* memcpy: pointers need not be 4-byte aligned (callers from other languages). */
-static inline vf vf_load(const float *p) {
+static inline vf vf_load_f32(const float *p) {
   vf r;
   memcpy(&r, p, sizeof r);
   return r;
 }
-static inline void vf_store(float *p, vf a) { memcpy(p, &a, sizeof a); }
+static inline void vf_store_f32(float *p, vf a) { memcpy(p, &a, sizeof a); }
 /* One lane has no tail; these exist so the shared loops compile. */
-static inline vf vf_load_first(const float *p, size_t k) { return k ? vf_load(p) : 0.0f; }
-static inline void vf_store_first(float *p, size_t k, vf a) {
-  if (k) vf_store(p, a);
+static inline vf vf_load_first_f32(const float *p, size_t k) { return k ? vf_load_f32(p) : 0.0f; }
+static inline void vf_store_first_f32(float *p, size_t k, vf a) {
+  if (k) vf_store_f32(p, a);
 }
 
 #endif

@@ -69,13 +69,13 @@ static inline vi vi_first_lanes(size_t k) {
   static const int32_t ramp[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
   return _mm256_loadu_si256((const __m256i *)(ramp + 8 - k));
 }
-static inline vf vf_load(const float *p) { return _mm256_loadu_ps(p); }
-static inline void vf_store(float *p, vf a) { _mm256_storeu_ps(p, a); }
+static inline vf vf_load_f32(const float *p) { return _mm256_loadu_ps(p); }
+static inline void vf_store_f32(float *p, vf a) { _mm256_storeu_ps(p, a); }
 /* Masked lanes are neither read nor written, and cannot fault. */
-static inline vf vf_load_first(const float *p, size_t k) {
+static inline vf vf_load_first_f32(const float *p, size_t k) {
   return _mm256_maskload_ps(p, vi_first_lanes(k));
 }
-static inline void vf_store_first(float *p, size_t k, vf a) {
+static inline void vf_store_first_f32(float *p, size_t k, vf a) {
   _mm256_maskstore_ps(p, vi_first_lanes(k), a);
 }
 

@@ -69,13 +69,13 @@ static inline vf vf_lookup8(const float t[8], vi k) {
 }
 
 static inline __mmask16 first_lanes(size_t k) { return (__mmask16)((1u << k) - 1u); }
-static inline vf vf_load(const float *p) { return _mm512_loadu_ps(p); }
-static inline void vf_store(float *p, vf a) { _mm512_storeu_ps(p, a); }
+static inline vf vf_load_f32(const float *p) { return _mm512_loadu_ps(p); }
+static inline void vf_store_f32(float *p, vf a) { _mm512_storeu_ps(p, a); }
 /* Masked lanes are neither read nor written, and cannot fault. */
-static inline vf vf_load_first(const float *p, size_t k) {
+static inline vf vf_load_first_f32(const float *p, size_t k) {
   return _mm512_maskz_loadu_ps(first_lanes(k), p);
 }
-static inline void vf_store_first(float *p, size_t k, vf a) {
+static inline void vf_store_first_f32(float *p, size_t k, vf a) {
   _mm512_mask_storeu_ps(p, first_lanes(k), a);
 }
 

@@ -1,0 +1,148 @@
+/* Instantiates every kernel of the registry (src/registry.h: op x tier x type)
+ * and the implementation's table, for the vector type the including file set
+ * up (its vec_<isa>.h). An implementation's translation unit is
+ *
+ *   #include "vec_<isa>.h"
+ *   #include "../kernels/instantiate.h"
+ *   ACTK_DEFINE_IMPL(actk_impl_<isa>, ACTK_FACTS_<ISA>)
+ *
+ * Loops run whole vectors, then one masked vector for the tail through the
+ * same arithmetic: element i depends only on x[i], never on n or on where a
+ * chunk began. Each kernel loads its type, computes in f32 registers with
+ * the op's math function (<op><tier math suffix>, src/math/) and stores its
+ * type (vf_load_<type>, vf_store_<type> of the vector contract). */
+#ifndef ACTK_KERNELS_INSTANTIATE_H
+#define ACTK_KERNELS_INSTANTIATE_H
+
+#include <string.h>
+
+#include "../impl.h"
+#include "../math/bias.h"
+#include "../math/erf.h"
+#include "../math/gelu.h"
+#include "../math/gelu_tanh.h"
+#include "../math/rope.h"
+#include "../math/sigmoid.h"
+#include "../math/tanh.h"
+
+/* Kernel names: k_<op>_<type>_<tier> (static to the implementation). */
+#define ACTK_KNAME(op, type, tier) k_##op##_##type##_##tier
+
+/* ---- unary: y = f(x) ---- */
+
+#define ACTK_UNARY_KERNEL(op, tier, msuffix, type, T)                                              \
+  ACTK_NOINLINE static void ACTK_KNAME(op, type, tier)(const void *xv, void *yv, size_t n) {       \
+    const T *x = (const T *)xv;                                                                    \
+    T *y = (T *)yv;                                                                                \
+    size_t i = 0;                                                                                  \
+    for (; i + VLEN <= n; i += VLEN) vf_store_##type(y + i, op##msuffix(vf_load_##type(x + i)));   \
+    if (VLEN > 1 && i < n)                                                                         \
+      vf_store_first_##type(y + i, n - i, op##msuffix(vf_load_first_##type(x + i, n - i)));        \
+  }
+
+/* ---- with a parameter: y = f(x, alpha); alpha == v runs unary op u ---- */
+
+#define ACTK_PARAM_KERNEL(op, u, v, tier, msuffix, type, T)                                        \
+  static void ACTK_KNAME(op, type, tier)(const void *xv, void *yv, size_t n, float alpha) {        \
+    if (alpha == (v)) {                                                                            \
+      ACTK_KNAME(u, type, tier)(xv, yv, n);                                                        \
+      return;                                                                                      \
+    }                                                                                              \
+    const T *x = (const T *)xv;                                                                    \
+    T *y = (T *)yv;                                                                                \
+    const vf va = vf_splat(alpha);                                                                 \
+    size_t i = 0;                                                                                  \
+    for (; i + VLEN <= n; i += VLEN)                                                               \
+      vf_store_##type(y + i, op##msuffix(vf_load_##type(x + i), va));                              \
+    if (VLEN > 1 && i < n)                                                                         \
+      vf_store_first_##type(y + i, n - i, op##msuffix(vf_load_first_##type(x + i, n - i), va));    \
+  }
+
+/* ---- bias: y = f(x + bias[i % width]) ---- */
+
+/* One row, y[j] = f(add(x[j], b[j])) for j < len, add = bias_add (x's NaN
+ * first) or the plain vf_add (rows whose bias holds no NaN). */
+#define ACTK_BIAS_ROW(name, f, add, type, T)                                                       \
+  ACTK_NOINLINE static void name(const T *x, const T *b, T *y, size_t len) {                       \
+    size_t j = 0;                                                                                  \
+    for (; j + VLEN <= len; j += VLEN)                                                             \
+      vf_store_##type(y + j, f(add(vf_load_##type(x + j), vf_load_##type(b + j))));                \
+    if (VLEN > 1 && j < len)                                                                       \
+      vf_store_first_##type(                                                                       \
+          y + j, len - j,                                                                          \
+          f(add(vf_load_first_##type(x + j, len - j), vf_load_first_##type(b + j, len - j))));     \
+  }
+
+/* Narrow rows would be mostly tail: repeat the bias into a row of at least
+ * ACTK_BIAS_MIN_ROW elements first (the same values, so the same results). */
+#define ACTK_BIAS_MIN_ROW 64
+#define ACTK_BIAS_KERNEL(op, f, tier, msuffix, type, T)                                            \
+  ACTK_BIAS_ROW(ACTK_KNAME(op##_nanrow, type, tier), f##msuffix, bias_add, type, T)                \
+  ACTK_BIAS_ROW(ACTK_KNAME(op##_row, type, tier), f##msuffix, vf_add, type, T)                     \
+  static void ACTK_KNAME(op, type, tier)(const void *xv, const void *bv, size_t width, void *yv,   \
+                                         size_t n) {                                               \
+    const T *x = (const T *)xv, *b = (const T *)bv;                                                \
+    T *y = (T *)yv;                                                                                \
+    T rep[2 * ACTK_BIAS_MIN_ROW];                                                                  \
+    size_t w = width;                                                                              \
+    if (VLEN > 1 && width < ACTK_BIAS_MIN_ROW) {                                                   \
+      w = 0;                                                                                       \
+      while (w < ACTK_BIAS_MIN_ROW) {                                                              \
+        memcpy(rep + w, b, width * sizeof(T)); /* b may be unaligned */                            \
+        w += width;                                                                                \
+      }                                                                                            \
+      b = rep;                                                                                     \
+    }                                                                                              \
+    void (*row)(const T *, const T *, T *, size_t) = bias_any_nan_##type(b, w)                     \
+                                                         ? ACTK_KNAME(op##_nanrow, type, tier)     \
+                                                         : ACTK_KNAME(op##_row, type, tier);       \
+    size_t i = 0;                                                                                  \
+    for (; i + w <= n; i += w) row(x + i, b, y + i, w);                                            \
+    if (i < n) row(x + i, b, y + i, n - i);                                                        \
+  }
+
+/* ---- every (op, tier, type) of the registry ---- */
+
+/* unary */
+#define ACTK_I_UNARY_TT(type, T, op, tier, msuffix) ACTK_UNARY_KERNEL(op, tier, msuffix, type, T)
+#define ACTK_I_UNARY_T(tier, suffix, msuffix, op) ACTK_FOR_EACH_TYPE(ACTK_I_UNARY_TT, op, tier, msuffix)
+#define ACTK_I_UNARY(op, cost, props, ...) ACTK_FOR_EACH_TIER(ACTK_I_UNARY_T, op)
+ACTK_FOR_EACH_UNARY(ACTK_I_UNARY, )
+
+/* with a parameter */
+#define ACTK_I_PARAM_TT(type, T, op, u, v, tier, msuffix)                                          \
+  ACTK_PARAM_KERNEL(op, u, v, tier, msuffix, type, T)
+#define ACTK_I_PARAM_T(tier, suffix, msuffix, op, u, v)                                            \
+  ACTK_FOR_EACH_TYPE(ACTK_I_PARAM_TT, op, u, v, tier, msuffix)
+#define ACTK_I_PARAM(op, cost, u, v, ...) ACTK_FOR_EACH_TIER(ACTK_I_PARAM_T, op, u, v)
+ACTK_FOR_EACH_PARAM(ACTK_I_PARAM, )
+
+/* bias */
+#define ACTK_I_BIAS_TT(type, T, op, f, tier, msuffix) ACTK_BIAS_KERNEL(op, f, tier, msuffix, type, T)
+#define ACTK_I_BIAS_T(tier, suffix, msuffix, op, f)                                                \
+  ACTK_FOR_EACH_TYPE(ACTK_I_BIAS_TT, op, f, tier, msuffix)
+#define ACTK_I_BIAS(op, f, cost, ...) ACTK_FOR_EACH_TIER(ACTK_I_BIAS_T, op, f)
+ACTK_FOR_EACH_BIAS(ACTK_I_BIAS, )
+
+static int bias_has_nan_kernel(const float *b, size_t len) { return bias_any_nan_f32(b, len); }
+
+/* ---- the table ---- */
+
+#define ACTK_T_TT(type, T, op, tier) [ACTK_TYPE_##type] = ACTK_KNAME(op, type, tier),
+#define ACTK_T_T(tier, suffix, msuffix, op)                                                        \
+  [ACTK_TIER_##tier] = {ACTK_FOR_EACH_TYPE(ACTK_T_TT, op, tier)},
+#define ACTK_T_UNARY(op, cost, props, ...) [ACTK_UNARY_##op] = {ACTK_FOR_EACH_TIER(ACTK_T_T, op)},
+#define ACTK_T_PARAM(op, cost, u, v, ...) [ACTK_PARAM_##op] = {ACTK_FOR_EACH_TIER(ACTK_T_T, op)},
+#define ACTK_T_BIAS(op, f, cost, ...) [ACTK_BIAS_##op] = {ACTK_FOR_EACH_TIER(ACTK_T_T, op)},
+
+/* NOLINTBEGIN(bugprone-macro-parentheses): the arguments are initializer values */
+#define ACTK_DEFINE_IMPL(sym, isa_facts)                                                           \
+  const actk_impl sym = {.facts = isa_facts,                                                       \
+                         .unary = {ACTK_FOR_EACH_UNARY(ACTK_T_UNARY, )},                           \
+                         .param = {ACTK_FOR_EACH_PARAM(ACTK_T_PARAM, )},                           \
+                         .bias = {ACTK_FOR_EACH_BIAS(ACTK_T_BIAS, )},                              \
+                         .rope = rope_rows_kernel,                                                 \
+                         .bias_has_nan = bias_has_nan_kernel};
+/* NOLINTEND(bugprone-macro-parentheses) */
+
+#endif

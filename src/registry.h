@@ -1,0 +1,80 @@
+/* The op registry: every element-wise op actk has, listed once.
+ *
+ * Each list is an X-macro (XNNPACK's .inc files, as a macro): a consumer
+ * defines X to say what one entry becomes and expands the list. The public
+ * entry points (src/api.c), the kernel tables of every instruction set
+ * (src/kernels/instantiate.h), the tools' and tests' catalog of ops with their
+ * double references (tools/catalog.c), the CLI, the sweep, the benchmarks and
+ * the fuzzers all expand these lists; none of them spells the op set out.
+ *
+ * Dimensions: op x tier x type. The public name of an entry point is
+ * actk_<op>_<type><tier suffix>, its kernel computes <op> with the math
+ * function <op><tier math suffix> in f32 registers, loading and storing
+ * <type> at the edges (the vector contract's vf_load_<type> and friends).
+ *
+ * Adding a unary op: its math header (src/math/), one line below, its
+ * declaration in include/actk.h, its double reference in tools/reference.c,
+ * its rows in README.md (the accuracy row is what the tests hold it to). */
+#ifndef ACTK_REGISTRY_H
+#define ACTK_REGISTRY_H
+
+/* Every list is ACTK_FOR_EACH_<LIST>(X, ...): X is called once per entry
+ * with the entry's fields followed by the list's extra arguments, so that
+ * lists nest (an X of one list expands the next, passing its fields on).
+ * Invoke a list with at least an empty extra argument, ACTK_FOR_EACH_UNARY(X, ),
+ * and give X a trailing "..." if it does not use the extras. */
+
+/* Element types: X(type, storage C type). */
+#define ACTK_FOR_EACH_TYPE(X, ...) X(f32, float, __VA_ARGS__)
+
+/* Accuracy tiers: X(tier, public suffix, math suffix). The public suffix is
+ * appended to actk_<op>_<type>; the math suffix to the op's math function. */
+#define ACTK_FOR_EACH_TIER(X, ...) X(accurate, , _v, __VA_ARGS__)
+
+/* Cost classes (src/plan.h): what the planner weighs a call's length by. */
+
+/* Properties of an op's definition that every tier keeps (the tests check
+ * them): odd, f(-x) = -f(x) bit for bit; monotone, the result never steps
+ * down from one float to the next. */
+#define ACTK_PROP_ODD 1
+#define ACTK_PROP_MONOTONE 2
+
+/* Unary activations y = f(x): X(op, cost class, properties). */
+#define ACTK_FOR_EACH_UNARY(X, ...)                                                                \
+  X(erf, ACTK_COST_MEDIUM, ACTK_PROP_ODD | ACTK_PROP_MONOTONE, __VA_ARGS__)                        \
+  X(tanh, ACTK_COST_MEDIUM, ACTK_PROP_ODD | ACTK_PROP_MONOTONE, __VA_ARGS__)                       \
+  X(sigmoid, ACTK_COST_MEDIUM, ACTK_PROP_MONOTONE, __VA_ARGS__)                                    \
+  X(silu, ACTK_COST_MEDIUM, 0, __VA_ARGS__)                                                        \
+  X(quick_gelu, ACTK_COST_MEDIUM, 0, __VA_ARGS__)                                                  \
+  X(gelu, ACTK_COST_EXPENSIVE, 0, __VA_ARGS__)                                                     \
+  X(gelu_tanh, ACTK_COST_EXPENSIVE, 0, __VA_ARGS__)
+
+/* Activations with a float parameter, y = f(x, alpha): X(op, cost class,
+ * unary op u, value v). With alpha == v the op is u by definition, and the
+ * call runs u's kernel, so that it gives u's bits (swish(x, 1) = silu(x)). */
+#define ACTK_FOR_EACH_PARAM(X, ...) X(swish, ACTK_COST_MEDIUM, silu, 1.0f, __VA_ARGS__)
+
+/* Bias + activation, y[i] = f(x[i] + bias[i % width]): X(op, unary f, cost
+ * class), f an entry of ACTK_FOR_EACH_UNARY. */
+#define ACTK_FOR_EACH_BIAS(X, ...)                                                                 \
+  X(bias_gelu, gelu, ACTK_COST_EXPENSIVE, __VA_ARGS__)                                             \
+  X(bias_gelu_tanh, gelu_tanh, ACTK_COST_EXPENSIVE, __VA_ARGS__)
+
+/* Dense indices, for the kernel tables. */
+#define ACTK_REGISTRY_ENUM_UNARY(op, cost, props, ...) ACTK_UNARY_##op,
+#define ACTK_REGISTRY_ENUM_PARAM(op, cost, u, v, ...) ACTK_PARAM_##op,
+#define ACTK_REGISTRY_ENUM_BIAS(op, f, cost, ...) ACTK_BIAS_##op,
+#define ACTK_REGISTRY_ENUM_TIER(tier, suffix, msuffix, ...) ACTK_TIER_##tier,
+#define ACTK_REGISTRY_ENUM_TYPE(type, ctype, ...) ACTK_TYPE_##type,
+typedef enum { ACTK_FOR_EACH_UNARY(ACTK_REGISTRY_ENUM_UNARY, ) ACTK_N_UNARY } actk_unary_id;
+typedef enum { ACTK_FOR_EACH_PARAM(ACTK_REGISTRY_ENUM_PARAM, ) ACTK_N_PARAM } actk_param_id;
+typedef enum { ACTK_FOR_EACH_BIAS(ACTK_REGISTRY_ENUM_BIAS, ) ACTK_N_BIAS } actk_bias_id;
+typedef enum { ACTK_FOR_EACH_TIER(ACTK_REGISTRY_ENUM_TIER, ) ACTK_N_TIERS } actk_tier;
+typedef enum { ACTK_FOR_EACH_TYPE(ACTK_REGISTRY_ENUM_TYPE, ) ACTK_N_TYPES } actk_type;
+#undef ACTK_REGISTRY_ENUM_UNARY
+#undef ACTK_REGISTRY_ENUM_PARAM
+#undef ACTK_REGISTRY_ENUM_BIAS
+#undef ACTK_REGISTRY_ENUM_TIER
+#undef ACTK_REGISTRY_ENUM_TYPE
+
+#endif

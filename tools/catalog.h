@@ -1,0 +1,74 @@
+/* The catalog: every public element-wise entry point of actk, as tests, tools,
+ * benchmarks and fuzzers see it, expanded from the op registry
+ * (src/registry.h): one entry per op x tier x type, with its public
+ * function, its double reference (tools/reference.c) and its facts. A
+ * consumer iterates the catalog; none of them spells the op set out. */
+#ifndef ACTK_TOOLS_CATALOG_H
+#define ACTK_TOOLS_CATALOG_H
+
+#include <stddef.h>
+
+#include "actk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  ACTK_SHAPE_UNARY = 0, /* f(pool, x, y, n) */
+  ACTK_SHAPE_PARAM = 1, /* f(pool, x, y, n, alpha) */
+  ACTK_SHAPE_BIAS = 2   /* f(pool, x, bias, width, y, n) */
+} actk_shape;
+
+/* As src/registry.h's: f(-x) = -f(x) bit for bit; never steps down. */
+#define ACTK_OP_ODD 1
+#define ACTK_OP_MONOTONE 2
+
+typedef struct actk_op_info actk_op_info;
+
+struct actk_op_info {
+  const char *name;     /* the op: "gelu", "swish", "bias_gelu" */
+  const char *function; /* the public name: "actk_gelu_f32" */
+  actk_shape shape;
+  int id;                /* the op's index among those of its shape (src/registry.h) */
+  int tier;              /* actk_tier of src/registry.h: 0 accurate */
+  const char *tier_name; /* "accurate" */
+  int type;              /* actk_type of src/registry.h: 0 f32 */
+  const char *type_name; /* "f32" */
+  size_t esize;          /* bytes per element of x, y and bias */
+  int cost;              /* actk_cost of src/plan.h */
+  const char *cost_name; /* "MEDIUM", "EXPENSIVE" */
+  int props;             /* unary ops: ACTK_OP_ODD, ACTK_OP_MONOTONE */
+  /* Any shape, through its public function: bias and width are read by
+   * bias ops only, alpha by param ops only. */
+  actk_status (*call)(const actk_op_info *op, actk_pool *pool, const void *x, const void *bias,
+                      size_t width, void *y, size_t n, float alpha);
+  /* The double reference: unary ops of x; bias ops of the float sum (their
+   * activation's reference); param ops: ref_param(x, alpha). */
+  double (*ref)(double x);
+  double (*ref_param)(double x, double alpha);
+  /* bias ops: the unary entry of the same tier and type they apply */
+  const char *activation;
+  /* param ops: with alpha == unary_alpha the op is the unary op unary_of */
+  const char *unary_of;
+  float unary_alpha;
+};
+
+extern const actk_op_info actk_catalog[];
+extern const size_t actk_catalog_size;
+
+/* The entry of op (e.g. "gelu") in a tier and type (names), or NULL. */
+const actk_op_info *actk_catalog_find(const char *op, const char *tier, const char *type);
+
+/* Runs op as its shape says (alpha ignored unless it is a param op). */
+static inline actk_status actk_op_call(const actk_op_info *op, actk_pool *pool, const void *x,
+                                       const void *bias, size_t width, void *y, size_t n,
+                                       float alpha) {
+  return op->call(op, pool, x, bias, width, y, n, alpha);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
