@@ -161,8 +161,8 @@ int main(int argc, char **argv) {
   bool first = true;
   for (const bench_op &op : bench_ops()) {
     // the first tier keeps the bare op name, the others add theirs: gelu, gelu_fast
-    const std::string base = std::string(op.name) +
-                             (op.info->tier ? std::string("_") + op.info->tier_name : "") + "/";
+    const std::string base =
+        std::string(op.name) + (op.info->tier ? std::string("_") + op.info->tier_name : "") + "/";
     for (size_t n : kSizes) {
       const std::string tail = "/" + std::to_string(n);
       if (first)

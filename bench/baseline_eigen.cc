@@ -92,7 +92,8 @@ const named_kernel eigen_table[] = {
 };
 } // namespace
 
-const baseline eigen_baseline = {"eigen", "Eigen 3.4 array expressions, AVX2 + FMA (its fast erf/tanh/logistic)", simd_baselines_runnable, eigen_table,
-                              sizeof eigen_table / sizeof eigen_table[0]};
+const baseline eigen_baseline = {
+    "eigen", "Eigen 3.4 array expressions, AVX2 + FMA (its fast erf/tanh/logistic)",
+    simd_baselines_runnable, eigen_table, sizeof eigen_table / sizeof eigen_table[0]};
 
 } // namespace actkb

@@ -61,7 +61,8 @@ const named_kernel libm_table[] = {
 };
 } // namespace
 
-const baseline libm_baseline = {"libm", "the plain libm loop an engine without a kernel library writes (glibc, scalar)", always_runnable, libm_table,
-                              sizeof libm_table / sizeof libm_table[0]};
+const baseline libm_baseline = {
+    "libm", "the plain libm loop an engine without a kernel library writes (glibc, scalar)",
+    always_runnable, libm_table, sizeof libm_table / sizeof libm_table[0]};
 
 } // namespace actkb

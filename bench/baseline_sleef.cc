@@ -101,7 +101,8 @@ const named_kernel sleef_table[] = {
 };
 } // namespace
 
-const baseline sleef_baseline = {"sleef", "SLEEF 3.5 u10 AVX2 functions, the missing ops composed from them", simd_baselines_runnable, sleef_table,
-                              sizeof sleef_table / sizeof sleef_table[0]};
+const baseline sleef_baseline = {
+    "sleef", "SLEEF 3.5 u10 AVX2 functions, the missing ops composed from them",
+    simd_baselines_runnable, sleef_table, sizeof sleef_table / sizeof sleef_table[0]};
 
 } // namespace actkb

@@ -30,12 +30,12 @@ actk_status run_actk(const bench_op &op, const float *x, const float *bias, size
 
 const std::vector<const baseline *> &baselines() {
   static const std::vector<const baseline *> v = {
-      &libm_baseline,
+    &libm_baseline,
 #if defined(ACTK_BENCH_HAVE_EIGEN)
-      &eigen_baseline,
+    &eigen_baseline,
 #endif
 #if defined(ACTK_BENCH_HAVE_SLEEF)
-      &sleef_baseline,
+    &sleef_baseline,
 #endif
   };
   return v;

@@ -231,17 +231,22 @@ static int g_n_elementwise, g_op_rope, g_op_rope_cache, g_n_ops;
 
 static void make_ops(void) {
   for (size_t i = 0; i < actk_catalog_size && g_n_elementwise < MAX_ELEMENTWISE; i++)
-    if (!strcmp(actk_catalog[i].type_name, "f32")) g_elementwise[g_n_elementwise++] = &actk_catalog[i];
+    if (!strcmp(actk_catalog[i].type_name, "f32"))
+      g_elementwise[g_n_elementwise++] = &actk_catalog[i];
   g_op_rope = g_n_elementwise;
   g_op_rope_cache = g_op_rope + 1;
   g_n_ops = g_op_rope_cache + 1;
 }
 
 static const char *op_name(int op) {
-  return op == g_op_rope ? "rope" : op == g_op_rope_cache ? "rope_cache" : g_elementwise[op]->function;
+  return op == g_op_rope         ? "rope"
+         : op == g_op_rope_cache ? "rope_cache"
+                                 : g_elementwise[op]->function;
 }
 
-static int is_bias_op(int op) { return op < g_op_rope && g_elementwise[op]->shape == ACTK_SHAPE_BIAS; }
+static int is_bias_op(int op) {
+  return op < g_op_rope && g_elementwise[op]->shape == ACTK_SHAPE_BIAS;
+}
 static int is_param_op(int op) {
   return op < g_op_rope && g_elementwise[op]->shape == ACTK_SHAPE_PARAM;
 }

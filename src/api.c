@@ -124,6 +124,7 @@ static actk_status bias_call(actk_pool *pool, actk_bias_id op, actk_tier tier, a
 }
 
 /* actk_<op>_<type><tier suffix> for every registry entry */
+/* NOLINTBEGIN(bugprone-macro-parentheses): T is a type name */
 #define ACTK_API_UNARY_TT(type, T, op, cost, tier, suffix)                                         \
   actk_status actk_##op##_##type##suffix(actk_pool *pool, const T *x, T *y, size_t n) {            \
     return unary_call(pool, ACTK_UNARY_##op, ACTK_TIER_##tier, ACTK_TYPE_##type, cost, sizeof(T),  \
@@ -155,3 +156,4 @@ ACTK_FOR_EACH_PARAM(ACTK_API_PARAM, )
   ACTK_FOR_EACH_TYPE(ACTK_API_BIAS_TT, op, cost, tier, suffix)
 #define ACTK_API_BIAS(op, f, cost, ...) ACTK_FOR_EACH_TIER(ACTK_API_BIAS_T, op, cost)
 ACTK_FOR_EACH_BIAS(ACTK_API_BIAS, )
+/* NOLINTEND(bugprone-macro-parentheses) */

@@ -15,7 +15,7 @@ enum {
   ACTK_FEATURE_OS_ZMM = 1u << 6  /* ... and ZMM and opmask state */
 };
 #define ACTK_FEATURE_NAMES                                                                         \
-  {"x86", "avx2", "fma", "avx512f", "avx512dq", "os-ymm", "os-zmm"} /* bit i: name i */
+  { "x86", "avx2", "fma", "avx512f", "avx512dq", "os-ymm", "os-zmm" } /* bit i: name i */
 #define ACTK_N_FEATURES 7
 
 typedef struct actk_cpu {

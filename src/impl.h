@@ -17,8 +17,7 @@
 typedef void (*actk_unary_kernel)(const void *x, void *y, size_t n);
 typedef void (*actk_param_kernel)(const void *x, void *y, size_t n, float alpha);
 /* y[i] = f(x[i] + bias[i % width]) for n a multiple of width, x and y row-aligned. */
-typedef void (*actk_bias_kernel)(const void *x, const void *bias, size_t width, void *y,
-                                 size_t n);
+typedef void (*actk_bias_kernel)(const void *x, const void *bias, size_t width, void *y, size_t n);
 
 /* RoPE rows: row i at x + i * stride, rotary_dim = 2 half channels rotated
  * with cache row (c + i * cstride, s + i * cstride): cstride 0 for the heads
@@ -38,15 +37,21 @@ typedef struct actk_isa_facts {
 /* The facts of every instruction set actk.h names, each written once: the
  * implementation's table carries them, and dispatch lists them all (also
  * those this build has no implementation of, for their names). */
-#define ACTK_FACTS_SCALAR {ACTK_ISA_SCALAR, "scalar", 0, 0}
+#define ACTK_FACTS_SCALAR                                                                          \
+  { ACTK_ISA_SCALAR, "scalar", 0, 0 }
 #define ACTK_FACTS_AVX2                                                                            \
-  {ACTK_ISA_AVX2, "avx2", 1,                                                                       \
-   ACTK_FEATURE_X86 | ACTK_FEATURE_AVX2 | ACTK_FEATURE_FMA | ACTK_FEATURE_OS_YMM}
+  {                                                                                                \
+    ACTK_ISA_AVX2, "avx2", 1,                                                                      \
+        ACTK_FEATURE_X86 | ACTK_FEATURE_AVX2 | ACTK_FEATURE_FMA | ACTK_FEATURE_OS_YMM              \
+  }
 #define ACTK_FACTS_AVX512                                                                          \
-  {ACTK_ISA_AVX512, "avx512", 2,                                                                   \
-   ACTK_FEATURE_X86 | ACTK_FEATURE_AVX512F | ACTK_FEATURE_AVX512DQ | ACTK_FEATURE_FMA |            \
-       ACTK_FEATURE_OS_YMM | ACTK_FEATURE_OS_ZMM}
-#define ACTK_ALL_ISA_FACTS {ACTK_FACTS_SCALAR, ACTK_FACTS_AVX2, ACTK_FACTS_AVX512}
+  {                                                                                                \
+    ACTK_ISA_AVX512, "avx512", 2,                                                                  \
+        ACTK_FEATURE_X86 | ACTK_FEATURE_AVX512F | ACTK_FEATURE_AVX512DQ | ACTK_FEATURE_FMA |       \
+            ACTK_FEATURE_OS_YMM | ACTK_FEATURE_OS_ZMM                                              \
+  }
+#define ACTK_ALL_ISA_FACTS                                                                         \
+  { ACTK_FACTS_SCALAR, ACTK_FACTS_AVX2, ACTK_FACTS_AVX512 }
 
 typedef struct actk_impl {
   actk_isa_facts facts;

@@ -95,8 +95,15 @@ actk_status actk_rope_f32(actk_pool *pool, const actk_rope_desc *desc, const flo
       actk_check_rope(desc, x, position_ids, cos_cache, sin_cache, y, sizeof(float), &shape);
   if (st != ACTK_OK || shape.elements == 0) return st;
   if (shape.half && (st = actk_check_rope_positions(desc, position_ids)) != ACTK_OK) return st;
-  rope_ctx c = {actk_dispatch_active()->rope, desc,      x,          cos_cache, sin_cache,
-                position_ids,                 y,         shape.head, shape.half};
+  rope_ctx c = {actk_dispatch_active()->rope,
+                desc,
+                x,
+                cos_cache,
+                sin_cache,
+                position_ids,
+                y,
+                shape.head,
+                shape.half};
   actk_fpenv env = actk_fpenv_enter();
   actk_run_ranges(pool, ACTK_COST_CHEAP, shape.elements, shape.head, rope_rows, &c);
   actk_fpenv_leave(env);

@@ -200,8 +200,8 @@ typedef enum { OP_UNARY, OP_SWISH, OP_BIAS } op_kind;
 typedef struct test_op {
   char name[48];
   op_kind kind;
-  const actk_op_info *info;  /* the catalog entry */
-  float alpha;               /* OP_SWISH */
+  const actk_op_info *info;    /* the catalog entry */
+  float alpha;                 /* OP_SWISH */
   const actk_op_info *unfused; /* OP_BIAS: the activation it applies, same tier and type */
 } test_op;
 

@@ -49,8 +49,7 @@ static void compare(const test_case *tc, const float *x, const float *bias, size
                   "bias=%a (0x%08x): fused 0x%08x (%a), add then %s 0x%08x (%a)",
                   tc->name, width, rows, in_place ? " in place" : "", i, i / width, i % width,
                   (double)x[i], f2u(x[i]), (double)bias[i % width], f2u(bias[i % width]), f2u(y[i]),
-                  (double)y[i], op->unfused->name, f2u(want[i]),
-                  (double)want[i]);
+                  (double)y[i], op->unfused->name, f2u(want[i]), (double)want[i]);
   }
 }
 
@@ -120,7 +119,8 @@ static void test_nan_scan(void **state) {
         b[w / 2] = INFINITY; /* infinities are not NaN */
         if (w > 1) b[w - 1] = -INFINITY;
         test_check(!impl->bias_has_nan(b, w),
-                   "%s: NaN reported in a NaN-free row of %zu (offset %zu)", impl->facts.name, w, off);
+                   "%s: NaN reported in a NaN-free row of %zu (offset %zu)", impl->facts.name, w,
+                   off);
         for (size_t p = 0; p < w; p++) {
           if (w > 200 && p > 20 && p + 20 < w) continue;
           float keep = b[p];

@@ -55,8 +55,8 @@ static void check_all_modes(void **state) {
       test_check(before == after, "%s: MXCSR 0x%x came back as 0x%x", name, before, after);
       for (int i = 0; i < N; i++)
         test_check(memcmp(&g_want[i], &g_got[i], 4) == 0,
-                   "%s, rounding mode %d, x=%a: got %a, round-to-nearest gave %a", name,
-                   modes[m], (double)g_x[i], (double)g_got[i], (double)g_want[i]);
+                   "%s, rounding mode %d, x=%a: got %a, round-to-nearest gave %a", name, modes[m],
+                   (double)g_x[i], (double)g_got[i], (double)g_want[i]);
     }
   }
 }

@@ -266,8 +266,8 @@ static void make_ops(void) {
       } else {
         g_ops[k].k = K_BIAS;
         g_ops[k].width = widths[r];
-        snprintf(g_ops[k].name, sizeof g_ops[k].name, "%s%s%s/width %zu", e->name,
-                 *tier ? "/" : "", tier, widths[r]);
+        snprintf(g_ops[k].name, sizeof g_ops[k].name, "%s%s%s/width %zu", e->name, *tier ? "/" : "",
+                 tier, widths[r]);
       }
     }
   }

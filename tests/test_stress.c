@@ -60,10 +60,10 @@ typedef struct sop {
   const char *name;
   actk_cost cost;
   actk_status (*unary)(actk_pool *, const float *, float *, size_t);
-  float alpha;  /* swish when unary is NULL and bias is NULL */
+  float alpha; /* swish when unary is NULL and bias is NULL */
   actk_status (*bias)(actk_pool *, const float *, const float *, size_t, float *,
                       size_t); /* width BIAS_WIDTH */
-  float *ref;   /* the op over g_x with pool NULL */
+  float *ref;                  /* the op over g_x with pool NULL */
 } sop;
 
 static sop g_ops[] = {

@@ -78,7 +78,8 @@ int main(int argc, char **argv) {
   float bias[WIDTH];
   if (!x || !y) return 2;
   /* a bias row of ordinary values, a NaN and infinities (the NaN-ordered row) */
-  for (uint32_t j = 0; j < WIDTH; j++) bias[j] = (float)((int)(j * 2654435761u % 2001u) - 1000) / 256;
+  for (uint32_t j = 0; j < WIDTH; j++)
+    bias[j] = (float)((int)(j * 2654435761u % 2001u) - 1000) / 256;
   bias[7] = __builtin_nanf("");
   bias[8] = __builtin_inff();
   bias[9] = -__builtin_inff();

@@ -372,9 +372,8 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
         printf("  FAIL %s on %s: %.3f ULP at %s = %a (%.9g), y = %a, ref = %a; %zu input(s) "
                "over %.1f ULP\n",
                ops[k].name, actk_isa_name(o->isas[a]), r->max_err,
-               ops[k].info->shape == ACTK_SHAPE_BIAS ? "x + bias" : "x",
-               (double)r->worst_x, (double)r->worst_x, (double)r->worst_y, r->worst_ref, r->over,
-               BOUND_ULP);
+               ops[k].info->shape == ACTK_SHAPE_BIAS ? "x + bias" : "x", (double)r->worst_x,
+               (double)r->worst_x, (double)r->worst_y, r->worst_ref, r->over, BOUND_ULP);
     }
   printf("accuracy: %s\n", all_ok ? "PASS" : "FAIL");
   free(res);

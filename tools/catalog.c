@@ -44,37 +44,46 @@
   {CAT_COMMON(type, T, op, cost, tier, suffix), .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_##op,  \
    .props = (pr), .ref = actk_ref_##op},
 #define CAT_PARAM_ENTRY(type, T, op, cost, tier, suffix, u, v)                                     \
-  {CAT_COMMON(type, T, op, cost, tier, suffix), .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_##op,  \
-   .ref_param = actk_ref_##op, .unary_of = #u, .unary_alpha = (v)},
+  {CAT_COMMON(type, T, op, cost, tier, suffix),                                                    \
+   .shape = ACTK_SHAPE_PARAM,                                                                      \
+   .id = ACTK_PARAM_##op,                                                                          \
+   .ref_param = actk_ref_##op,                                                                     \
+   .unary_of = #u,                                                                                 \
+   .unary_alpha = (v)},
 #define CAT_BIAS_ENTRY(type, T, op, cost, tier, suffix, f)                                         \
   {CAT_COMMON(type, T, op, cost, tier, suffix), .shape = ACTK_SHAPE_BIAS, .id = ACTK_BIAS_##op,    \
    .ref = actk_ref_##f, .activation = #f},
 
 /* Every (tier, type) of an op, for a per-entry macro M(type, T, op, cost, tier, suffix, ...). */
-#define CAT_TT(type, T, M, op, cost, tier, suffix, ...) M(type, T, op, cost, tier, suffix, __VA_ARGS__)
+#define CAT_TT(type, T, M, op, cost, tier, suffix, ...)                                            \
+  M(type, T, op, cost, tier, suffix, __VA_ARGS__)
 #define CAT_T(tier, suffix, msuffix, M, op, cost, ...)                                             \
   ACTK_FOR_EACH_TYPE(CAT_TT, M, op, cost, tier, suffix, __VA_ARGS__)
 
 #define CAT_UNARY_CALLS(op, cost, props, ...) ACTK_FOR_EACH_TIER(CAT_T, CAT_UNARY_CALL_, op, cost, )
-#define CAT_UNARY_CALL_(type, T, op, cost, tier, suffix, ...) CAT_UNARY_CALL(type, T, op, cost, tier, suffix)
+#define CAT_UNARY_CALL_(type, T, op, cost, tier, suffix, ...)                                      \
+  CAT_UNARY_CALL(type, T, op, cost, tier, suffix)
 #define CAT_PARAM_CALLS(op, cost, u, v, ...) ACTK_FOR_EACH_TIER(CAT_T, CAT_PARAM_CALL_, op, cost, )
-#define CAT_PARAM_CALL_(type, T, op, cost, tier, suffix, ...) CAT_PARAM_CALL(type, T, op, cost, tier, suffix)
+#define CAT_PARAM_CALL_(type, T, op, cost, tier, suffix, ...)                                      \
+  CAT_PARAM_CALL(type, T, op, cost, tier, suffix)
 #define CAT_BIAS_CALLS(op, f, cost, ...) ACTK_FOR_EACH_TIER(CAT_T, CAT_BIAS_CALL_, op, cost, )
-#define CAT_BIAS_CALL_(type, T, op, cost, tier, suffix, ...) CAT_BIAS_CALL(type, T, op, cost, tier, suffix)
+#define CAT_BIAS_CALL_(type, T, op, cost, tier, suffix, ...)                                       \
+  CAT_BIAS_CALL(type, T, op, cost, tier, suffix)
 ACTK_FOR_EACH_UNARY(CAT_UNARY_CALLS, )
 ACTK_FOR_EACH_PARAM(CAT_PARAM_CALLS, )
 ACTK_FOR_EACH_BIAS(CAT_BIAS_CALLS, )
 
-#define CAT_UNARY_ENTRIES(op, cost, props, ...) ACTK_FOR_EACH_TIER(CAT_T, CAT_UNARY_ENTRY, op, cost, props)
-#define CAT_PARAM_ENTRIES(op, cost, u, v, ...) ACTK_FOR_EACH_TIER(CAT_T, CAT_PARAM_ENTRY, op, cost, u, v)
+#define CAT_UNARY_ENTRIES(op, cost, props, ...)                                                    \
+  ACTK_FOR_EACH_TIER(CAT_T, CAT_UNARY_ENTRY, op, cost, props)
+#define CAT_PARAM_ENTRIES(op, cost, u, v, ...)                                                     \
+  ACTK_FOR_EACH_TIER(CAT_T, CAT_PARAM_ENTRY, op, cost, u, v)
 #define CAT_BIAS_ENTRIES(op, f, cost, ...) ACTK_FOR_EACH_TIER(CAT_T, CAT_BIAS_ENTRY, op, cost, f)
 
 _Static_assert(ACTK_OP_ODD == ACTK_PROP_ODD && ACTK_OP_MONOTONE == ACTK_PROP_MONOTONE,
                "catalog.h's property bits are the registry's");
 
-const actk_op_info actk_catalog[] = {ACTK_FOR_EACH_UNARY(CAT_UNARY_ENTRIES, )
-                                         ACTK_FOR_EACH_PARAM(CAT_PARAM_ENTRIES, )
-                                             ACTK_FOR_EACH_BIAS(CAT_BIAS_ENTRIES, )};
+const actk_op_info actk_catalog[] = {ACTK_FOR_EACH_UNARY(CAT_UNARY_ENTRIES, ) ACTK_FOR_EACH_PARAM(
+    CAT_PARAM_ENTRIES, ) ACTK_FOR_EACH_BIAS(CAT_BIAS_ENTRIES, )};
 const size_t actk_catalog_size = sizeof actk_catalog / sizeof actk_catalog[0];
 
 const actk_op_info *actk_catalog_find(const char *op, const char *tier, const char *type) {

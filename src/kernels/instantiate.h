@@ -28,6 +28,8 @@
 /* Kernel names: k_<op>_<type>_<tier> (static to the implementation). */
 #define ACTK_KNAME(op, type, tier) k_##op##_##type##_##tier
 
+/* NOLINTBEGIN(bugprone-macro-parentheses): T is a type name, f a function */
+
 /* ---- unary: y = f(x) ---- */
 
 #define ACTK_UNARY_KERNEL(op, tier, msuffix, type, T)                                              \
@@ -101,11 +103,14 @@
     if (i < n) row(x + i, b, y + i, n - i);                                                        \
   }
 
+/* NOLINTEND(bugprone-macro-parentheses) */
+
 /* ---- every (op, tier, type) of the registry ---- */
 
 /* unary */
 #define ACTK_I_UNARY_TT(type, T, op, tier, msuffix) ACTK_UNARY_KERNEL(op, tier, msuffix, type, T)
-#define ACTK_I_UNARY_T(tier, suffix, msuffix, op) ACTK_FOR_EACH_TYPE(ACTK_I_UNARY_TT, op, tier, msuffix)
+#define ACTK_I_UNARY_T(tier, suffix, msuffix, op)                                                  \
+  ACTK_FOR_EACH_TYPE(ACTK_I_UNARY_TT, op, tier, msuffix)
 #define ACTK_I_UNARY(op, cost, props, ...) ACTK_FOR_EACH_TIER(ACTK_I_UNARY_T, op)
 ACTK_FOR_EACH_UNARY(ACTK_I_UNARY, )
 
@@ -118,7 +123,8 @@ ACTK_FOR_EACH_UNARY(ACTK_I_UNARY, )
 ACTK_FOR_EACH_PARAM(ACTK_I_PARAM, )
 
 /* bias */
-#define ACTK_I_BIAS_TT(type, T, op, f, tier, msuffix) ACTK_BIAS_KERNEL(op, f, tier, msuffix, type, T)
+#define ACTK_I_BIAS_TT(type, T, op, f, tier, msuffix)                                              \
+  ACTK_BIAS_KERNEL(op, f, tier, msuffix, type, T)
 #define ACTK_I_BIAS_T(tier, suffix, msuffix, op, f)                                                \
   ACTK_FOR_EACH_TYPE(ACTK_I_BIAS_TT, op, f, tier, msuffix)
 #define ACTK_I_BIAS(op, f, cost, ...) ACTK_FOR_EACH_TIER(ACTK_I_BIAS_T, op, f)

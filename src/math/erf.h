@@ -3,10 +3,9 @@
  *   domain:   any float; |x| is clamped at 4, where erf already rounds to 1.
  *   specials: NaN -> the same NaN quieted; erf(+-inf) = +-1; exactly odd (+-0 kept).
  *
- * Odd: computed on a = |x|, sign copied back. One path: [0, 4) in eight intervals of 0.5, each a degree-6 polynomial
- * P(s) = c0 + s Q(s), s = a - center (coeffs_erf.h).
- *   [0, 0.5):  erf(a) = a + a P(a)    (center 0; P = erf(a)/a - 1 in
- *              [0.04, 0.13], so the outer fma's rounding is the only
+ * Odd: computed on a = |x|, sign copied back. One path: [0, 4) in eight intervals of 0.5, each a
+ * degree-6 polynomial P(s) = c0 + s Q(s), s = a - center (coeffs_erf.h). [0, 0.5):  erf(a) = a + a
+ * P(a)    (center 0; P = erf(a)/a - 1 in [0.04, 0.13], so the outer fma's rounding is the only
  *              full-size one and the result keeps its relative accuracy
  *              down to subnormal a)
  *   [0.5, 4):  erf(a) = P(s)          (the center a float inside the

@@ -30,14 +30,15 @@ static void rope_split_row(const float *x, const float *c, const float *s, float
   size_t j = 0;
   vf ya, yb;
   for (; j + VLEN <= half; j += VLEN) {
-    rope_pair(vf_load_f32(x + j), vf_load_f32(x + half + j), vf_load_f32(c + j), vf_load_f32(s + j), &ya, &yb);
+    rope_pair(vf_load_f32(x + j), vf_load_f32(x + half + j), vf_load_f32(c + j), vf_load_f32(s + j),
+              &ya, &yb);
     vf_store_f32(y + j, ya);
     vf_store_f32(y + half + j, yb);
   }
   if (VLEN > 1 && j < half) {
     size_t k = half - j;
-    rope_pair(vf_load_first_f32(x + j, k), vf_load_first_f32(x + half + j, k), vf_load_first_f32(c + j, k),
-              vf_load_first_f32(s + j, k), &ya, &yb);
+    rope_pair(vf_load_first_f32(x + j, k), vf_load_first_f32(x + half + j, k),
+              vf_load_first_f32(c + j, k), vf_load_first_f32(s + j, k), &ya, &yb);
     vf_store_first_f32(y + j, k, ya);
     vf_store_first_f32(y + half + j, k, yb);
   }
@@ -51,15 +52,15 @@ static void rope_interleaved_pairs(const float *x, const float *c2, const float 
   size_t j = 0;
   for (; j + VLEN <= rd; j += VLEN) {
     vf v = vf_load_f32(x + j);
-    vf_store_f32(y + j,
-             rope_nan(vf_fma(v, vf_load_f32(c2 + j), vf_mul(vf_swap_pairs(v), vf_load_f32(s2 + j)))));
+    vf_store_f32(y + j, rope_nan(vf_fma(v, vf_load_f32(c2 + j),
+                                        vf_mul(vf_swap_pairs(v), vf_load_f32(s2 + j)))));
   }
   if (j < rd) {
     size_t k = rd - j;
     vf v = vf_load_first_f32(x + j, k);
     vf_store_first_f32(y + j, k,
-                   rope_nan(vf_fma(v, vf_load_first_f32(c2 + j, k),
-                                   vf_mul(vf_swap_pairs(v), vf_load_first_f32(s2 + j, k)))));
+                       rope_nan(vf_fma(v, vf_load_first_f32(c2 + j, k),
+                                       vf_mul(vf_swap_pairs(v), vf_load_first_f32(s2 + j, k)))));
   }
 }
 
@@ -108,8 +109,8 @@ static void rope_rows_kernel(const float *x, float *y, size_t rows, size_t strid
     float *yr = y + i * stride;
     for (size_t j = 0; j < half; j++) {
       vf ya, yb;
-      rope_pair(vf_load_f32(xr + 2 * j), vf_load_f32(xr + 2 * j + 1), vf_load_f32(cr + j), vf_load_f32(sr + j), &ya,
-                &yb);
+      rope_pair(vf_load_f32(xr + 2 * j), vf_load_f32(xr + 2 * j + 1), vf_load_f32(cr + j),
+                vf_load_f32(sr + j), &ya, &yb);
       vf_store_f32(yr + 2 * j, ya);
       vf_store_f32(yr + 2 * j + 1, yb);
     }

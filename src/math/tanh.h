@@ -4,8 +4,8 @@
  *   specials: NaN -> the same NaN quieted; tanh(+-inf) = +-1; exactly odd (+-0
  *             kept); monotone.
  *
- * Odd: computed on a = |x|, sign copied back. One path, one division. With 2a = n ln2 + 2h, n = floor(2a / ln2), h in
- * [0, ln2/2] (up to rounding), tanh(h) ~ hO / E, the [5/4] Pade approximant
+ * Odd: computed on a = |x|, sign copied back. One path, one division. With 2a = n ln2 + 2h, n =
+ * floor(2a / ln2), h in [0, ln2/2] (up to rounding), tanh(h) ~ hO / E, the [5/4] Pade approximant
  * (tanh's continued fraction: O = 1 + h^2/9 + h^4/945, E = 1 + 4h^2/9 +
  * h^4/63; relative error 2^-28.9 at h = ln2, 2^-38 at ln2/2), so
  * e^2h ~ (E + hO) / (E - hO) to the same order. With s = 2^n:
