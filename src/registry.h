@@ -12,9 +12,10 @@
  * function <op><tier math suffix> in f32 registers, loading and storing
  * <type> at the edges (the vector contract's vf_load_<type> and friends).
  *
- * Adding a unary op: its math header (src/math/), one line below, its
- * declaration in include/actk.h, its double reference in tools/reference.c,
- * its rows in README.md (the accuracy row is what the tests hold it to). */
+ * Adding a unary op: its math header (src/math/, included below), one line
+ * in ACTK_FOR_EACH_UNARY, its declaration in include/actk.h, its double
+ * reference in tools/reference.c, its rows in README.md (the accuracy row is
+ * what the tests hold it to) and in the Python binding's op table. */
 #ifndef ACTK_REGISTRY_H
 #define ACTK_REGISTRY_H
 
@@ -77,4 +78,17 @@ typedef enum { ACTK_FOR_EACH_TYPE(ACTK_REGISTRY_ENUM_TYPE, ) ACTK_N_TYPES } actk
 #undef ACTK_REGISTRY_ENUM_TIER
 #undef ACTK_REGISTRY_ENUM_TYPE
 
+#endif
+
+/* The math of the ops (src/math/), for the one file that instantiates the
+ * kernels (src/kernels/instantiate.h defines ACTK_REGISTRY_MATH): a new op's
+ * header is included here, beside its line above. */
+#if defined(ACTK_REGISTRY_MATH) && !defined(ACTK_REGISTRY_MATH_INCLUDED)
+#define ACTK_REGISTRY_MATH_INCLUDED
+#include "math/bias.h"
+#include "math/erf.h"
+#include "math/gelu.h"
+#include "math/gelu_tanh.h"
+#include "math/sigmoid.h" /* sigmoid, silu, quick_gelu, swish */
+#include "math/tanh.h"
 #endif

@@ -7,19 +7,21 @@
 #include <stddef.h>
 
 #include "actk.h"
+#include "registry.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-double actk_ref_erf(double x);
-double actk_ref_tanh(double x);
-double actk_ref_sigmoid(double x);
-double actk_ref_swish(double x, double alpha);
-double actk_ref_silu(double x);
-double actk_ref_quick_gelu(double x);
-double actk_ref_gelu(double x);
-double actk_ref_gelu_tanh(double x);
+/* One per op of the registry: double actk_ref_<op>(double x) for the unary
+ * ops, double actk_ref_<op>(double x, double alpha) for the param ops (the
+ * bias ops use their activation's). Defined in reference.c. */
+#define ACTK_REF_UNARY(op, ...) double actk_ref_##op(double x);
+#define ACTK_REF_PARAM(op, ...) double actk_ref_##op(double x, double alpha);
+ACTK_FOR_EACH_UNARY(ACTK_REF_UNARY, )
+ACTK_FOR_EACH_PARAM(ACTK_REF_PARAM, )
+#undef ACTK_REF_UNARY
+#undef ACTK_REF_PARAM
 
 /* |y - r| in units of ulp(r) = 2^(max(floor(log2|r|), -126) - 23), the float
  * ulp at the reference. Returns INFINITY when y is NaN and r is not (or the

@@ -17,13 +17,10 @@
 #include <string.h>
 
 #include "../impl.h"
-#include "../math/bias.h"
-#include "../math/erf.h"
-#include "../math/gelu.h"
-#include "../math/gelu_tanh.h"
 #include "../math/rope.h"
-#include "../math/sigmoid.h"
-#include "../math/tanh.h"
+/* the registry with the math of its ops */
+#define ACTK_REGISTRY_MATH
+#include "../registry.h"
 
 /* Kernel names: k_<op>_<type>_<tier> (static to the implementation). */
 #define ACTK_KNAME(op, type, tier) k_##op##_##type##_##tier
