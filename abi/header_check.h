@@ -107,9 +107,9 @@ typedef void (*abi_task_fn)(void *data, size_t i);
 #define ABI_BIAS_TT(type, T, op, tier, suffix)                                                     \
   ABI_SIG(actk_##op##_##type##suffix, actk_status,                                                 \
           (actk_pool *, const T *, const T *, size_t, T *, size_t));
-#define ABI_UNARY_T(tier, suffix, msuffix, op) ACTK_FOR_EACH_TYPE(ABI_UNARY_TT, op, tier, suffix)
-#define ABI_PARAM_T(tier, suffix, msuffix, op) ACTK_FOR_EACH_TYPE(ABI_PARAM_TT, op, tier, suffix)
-#define ABI_BIAS_T(tier, suffix, msuffix, op) ACTK_FOR_EACH_TYPE(ABI_BIAS_TT, op, tier, suffix)
+#define ABI_UNARY_T(tier, suffix, msuffix, ulp, rel, op) ACTK_FOR_EACH_TYPE(ABI_UNARY_TT, op, tier, suffix)
+#define ABI_PARAM_T(tier, suffix, msuffix, ulp, rel, op) ACTK_FOR_EACH_TYPE(ABI_PARAM_TT, op, tier, suffix)
+#define ABI_BIAS_T(tier, suffix, msuffix, ulp, rel, op) ACTK_FOR_EACH_TYPE(ABI_BIAS_TT, op, tier, suffix)
 #define ABI_UNARY(op, cost, props, ...) ACTK_FOR_EACH_TIER(ABI_UNARY_T, op)
 #define ABI_PARAM(op, cost, u, v, ...) ACTK_FOR_EACH_TIER(ABI_PARAM_T, op)
 #define ABI_BIAS(op, f, cost, ...) ACTK_FOR_EACH_TIER(ABI_BIAS_T, op)

@@ -163,6 +163,31 @@ ACTK_API actk_status actk_bias_gelu_f32(actk_pool *pool, const float *x, const f
 ACTK_API actk_status actk_bias_gelu_tanh_f32(actk_pool *pool, const float *x, const float *bias,
                                              size_t width, float *y, size_t n);
 
+/* ---- the fast tier, f32 ----
+ * The same ops, the same signatures and the same rules (special values,
+ * signed zeros, NaN in -> the same NaN out, bit identity across ISAs,
+ * threads and splits; erf, tanh and sigmoid monotone), with a looser bound:
+ * relative error |y - r| / max(|r|, 2^-126) <= 2^-18 over all inputs (about
+ * 5 correct decimal digits, tails included: never 0 where the true result is
+ * a normal float), for throughput-bound inference. The tier is chosen per
+ * call: the functions above keep their bounds and their bits. README.md
+ * gives each op's measured maximum. */
+
+ACTK_API actk_status actk_erf_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+ACTK_API actk_status actk_tanh_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+ACTK_API actk_status actk_sigmoid_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+ACTK_API actk_status actk_swish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n,
+                                         float alpha);
+ACTK_API actk_status actk_silu_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+ACTK_API actk_status actk_quick_gelu_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+ACTK_API actk_status actk_gelu_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+ACTK_API actk_status actk_gelu_tanh_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+ACTK_API actk_status actk_bias_gelu_f32_fast(actk_pool *pool, const float *x, const float *bias,
+                                             size_t width, float *y, size_t n);
+ACTK_API actk_status actk_bias_gelu_tanh_f32_fast(actk_pool *pool, const float *x,
+                                                  const float *bias, size_t width, float *y,
+                                                  size_t n);
+
 /* ---- rotary position embedding, f32 ----
  * ONNX Runtime com.microsoft RotaryEmbedding semantics. For each token
  * (b, s), head h and pair (a, b) of channels with cache entries (c, s) at the

@@ -28,9 +28,14 @@
 /* Element types: X(type, storage C type). */
 #define ACTK_FOR_EACH_TYPE(X, ...) X(f32, float, __VA_ARGS__)
 
-/* Accuracy tiers: X(tier, public suffix, math suffix). The public suffix is
- * appended to actk_<op>_<type>; the math suffix to the op's math function. */
-#define ACTK_FOR_EACH_TIER(X, ...) X(accurate, , _v, __VA_ARGS__)
+/* Accuracy tiers: X(tier, public suffix, math suffix, bound in ULP, relative
+ * bound). The public suffix is appended to actk_<op>_<type>; the math
+ * suffix to the op's math function. The documented bound of every op of the
+ * tier over all inputs: at most that many ULP (0: none), and at most that
+ * relative error |y - r| / max(|r|, 2^-126) (0: none). */
+#define ACTK_FOR_EACH_TIER(X, ...)                                                                 \
+  X(accurate, , _v, 2.0, 0.0, __VA_ARGS__)                                                         \
+  X(fast, _fast, _fast_v, 0.0, 0x1p-18, __VA_ARGS__)
 
 /* Cost classes (src/plan.h): what the planner weighs a call's length by. */
 
@@ -65,7 +70,7 @@
 #define ACTK_REGISTRY_ENUM_UNARY(op, cost, props, ...) ACTK_UNARY_##op,
 #define ACTK_REGISTRY_ENUM_PARAM(op, cost, u, v, ...) ACTK_PARAM_##op,
 #define ACTK_REGISTRY_ENUM_BIAS(op, f, cost, ...) ACTK_BIAS_##op,
-#define ACTK_REGISTRY_ENUM_TIER(tier, suffix, msuffix, ...) ACTK_TIER_##tier,
+#define ACTK_REGISTRY_ENUM_TIER(tier, suffix, msuffix, ulp, rel, ...) ACTK_TIER_##tier,
 #define ACTK_REGISTRY_ENUM_TYPE(type, ctype, ...) ACTK_TYPE_##type,
 typedef enum { ACTK_FOR_EACH_UNARY(ACTK_REGISTRY_ENUM_UNARY, ) ACTK_N_UNARY } actk_unary_id;
 typedef enum { ACTK_FOR_EACH_PARAM(ACTK_REGISTRY_ENUM_PARAM, ) ACTK_N_PARAM } actk_param_id;
@@ -87,8 +92,13 @@ typedef enum { ACTK_FOR_EACH_TYPE(ACTK_REGISTRY_ENUM_TYPE, ) ACTK_N_TYPES } actk
 #define ACTK_REGISTRY_MATH_INCLUDED
 #include "math/bias.h"
 #include "math/erf.h"
+#include "math/erf_fast.h"
 #include "math/gelu.h"
+#include "math/gelu_fast.h"
 #include "math/gelu_tanh.h"
-#include "math/sigmoid.h" /* sigmoid, silu, quick_gelu, swish */
+#include "math/gelu_tanh_fast.h"
+#include "math/sigmoid.h"      /* sigmoid, silu, quick_gelu, swish */
+#include "math/sigmoid_fast.h" /* the same, fast */
 #include "math/tanh.h"
+#include "math/tanh_fast.h"
 #endif

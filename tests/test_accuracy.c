@@ -18,8 +18,6 @@
 #include "actk_test.h"
 #include "readme_table.h"
 
-#define BOUND_ULP 2.0
-
 /* README's accuracy table (tests/readme_table.h): the max over all 2^32
  * inputs (printed to three decimals, so + 0.001 here), where it occurs, and
  * the share of all inputs within 0.5 ULP (percent, two decimals). Every op
@@ -35,16 +33,29 @@
  * than 0.02% below README's value. That still lets a loss confined to a
  * narrow range pass (it moves the share by less): the max and the
  * switch-point windows are what guard those. */
-#define README_KEY "f32 accurate"
+/* One table per tier ("f32 accurate", "f32 fast"): the accurate tier's
+ * maximum in ULP, the fast tier's as a relative error (its bound is one). */
+#define MAX_TIERS 4
 #define MAX_DOCUMENTED 32
-static readme_row documented[MAX_DOCUMENTED];
-static int n_documented;
+static readme_row documented[MAX_TIERS][MAX_DOCUMENTED];
+static int n_documented[MAX_TIERS];
+static const char *tier_names[MAX_TIERS];
+static int n_tiers;
 #define WORST_RUN 4096u
 
-static const readme_row *documented_row(const char *name) {
-  for (int i = 0; i < n_documented; i++)
-    if (!strcmp(documented[i].op, name)) return &documented[i];
+static const readme_row *documented_row(int tier, const char *name) {
+  for (int i = 0; i < n_documented[tier]; i++)
+    if (!strcmp(documented[tier][i].op, name)) return &documented[tier][i];
   return NULL;
+}
+
+/* The error a tier's bound is stated in: relative (the fast tier) or ULP. */
+static int measures_rel(const actk_op_info *e) { return e->bound_rel > 0; }
+static double bound_of(const actk_op_info *e) {
+  return measures_rel(e) ? e->bound_rel : e->bound_ulp;
+}
+static double error_of(const actk_op_info *e, float y, double r) {
+  return measures_rel(e) ? actk_rel_error(y, r) : actk_ulp_error(y, r);
 }
 
 /* Where the kernels switch interval, path or clamp (in |x|, src/math/OP.h): a
@@ -134,7 +145,9 @@ static void build_sample(void) {
   size_t n_points = switch_points(points);
   if (n_points > MAX_BREAKPOINTS) abort();
   g_n_stride = (size_t)((0xffffffffull / STRIDE) + 1);
-  g_n = g_n_stride + N_UNIFORM + (size_t)n_documented * WORST_RUN + n_points * 2 * BREAK_RUN;
+  size_t n_rows = 0;
+  for (int t = 0; t < n_tiers; t++) n_rows += (size_t)n_documented[t];
+  g_n = g_n_stride + N_UNIFORM + n_rows * WORST_RUN + n_points * 2 * BREAK_RUN;
   g_x = malloc(g_n * sizeof(float));
   g_ref = malloc(g_n * sizeof(double));
   if (!g_x || !g_ref) abort();
@@ -142,9 +155,10 @@ static void build_sample(void) {
   for (uint64_t i = 0; i < g_n_stride; i++) g_x[k++] = u2f((uint32_t)(i * STRIDE));
   for (uint32_t i = 0; i < N_UNIFORM; i++)
     g_x[k++] = (float)(-16.0 + 32.0 * (double)i / (double)(N_UNIFORM - 1));
-  for (int d = 0; d < n_documented; d++)
-    for (uint32_t i = 0; i < WORST_RUN; i++)
-      g_x[k++] = u2f(f2u(documented[d].worst_x) - WORST_RUN / 2 + i);
+  for (int t = 0; t < n_tiers; t++)
+    for (int d = 0; d < n_documented[t]; d++)
+      for (uint32_t i = 0; i < WORST_RUN; i++)
+        g_x[k++] = u2f(f2u(documented[t][d].worst_x) - WORST_RUN / 2 + i);
   for (size_t b = 0; b < n_points; b++) add_window(&k, points[b]);
   if (k != g_n) abort();
 }
@@ -158,39 +172,44 @@ static void test_sample(void **state) {
   assert_non_null(y);
   assert_int_equal(test_run(op, g_x, NULL, 0, y, g_n), ACTK_OK);
   const double *r = reference(op);
+  const actk_op_info *e = op->info;
+  const int rel = measures_rel(e);
+  const double bound = bound_of(e);
+  const char *unit = rel ? "relative" : "ULP";
   double worst = 0;
   size_t at = 0, over = 0, half = 0, counted = 0;
   for (size_t i = 0; i < g_n; i++) {
-    double e = actk_ulp_error(y[i], r[i]);
-    if (e > BOUND_ULP) over++;
+    double err = error_of(e, y[i], r[i]);
+    if (err > bound) over++;
     if (i < g_n_stride) { /* the share within 0.5 ULP, as the sweep counts it */
       counted++;
-      if (e <= 0.5) half++;
+      if ((rel ? actk_ulp_error(y[i], r[i]) : err) <= 0.5) half++;
     }
-    if (e > worst || (isnan(e) && !isnan(worst))) {
-      worst = e;
+    if (err > worst || (isnan(err) && !isnan(worst))) {
+      worst = err;
       at = i;
     }
   }
   double share = 100.0 * (double)half / (double)counted;
-  print_message("%-16s max error %.3f ULP at x=%a; %.2f%% within 0.5 ULP\n", tc->name, worst,
+  print_message("%-20s max error %.4g %s at x=%a; %.2f%% within 0.5 ULP\n", tc->name, worst, unit,
                 (double)g_x[at], share);
   float xw = g_x[at], yw = y[at];
   free(y);
-  if (!(worst <= BOUND_ULP))
-    test_fail("%s: %zu of %zu inputs over %.1f ULP; worst %.3f ULP at x=%a (0x%08x): got %a "
-              "(0x%08x), reference %.17g",
-              tc->name, over, g_n, BOUND_ULP, worst, (double)xw, f2u(xw), (double)yw, f2u(yw),
+  if (!(worst <= bound))
+    test_fail("%s: %zu of %zu inputs over the tier's bound %.4g %s; worst %.4g at x=%a (0x%08x): "
+              "got %a (0x%08x), reference %.17g",
+              tc->name, over, g_n, bound, unit, worst, (double)xw, f2u(xw), (double)yw, f2u(yw),
               r[at]);
   if (op->kind == OP_SWISH) return; /* README documents the unary ops */
-  const readme_row *row = documented_row(op->info->name);
-  test_check(row, "%s: README's accuracy table (\"" README_KEY "\") has no row for %s", tc->name,
-             op->info->name);
-  double doc = row->max + 0.001;
+  const readme_row *row = documented_row(e->tier, e->name);
+  test_check(row, "%s: README's accuracy table \"f32 %s\" has no row for %s", tc->name,
+             e->tier_name, e->name);
+  /* README prints ULP to three decimals and relative errors to four digits */
+  double doc = rel ? row->max * 1.0005 : row->max + 0.001;
   if (!(worst <= doc))
-    test_fail("%s: %.3f ULP at x=%a, over the %.3f ULP README documents for %s (all 2^32 "
+    test_fail("%s: %.4g %s at x=%a, over the %.4g README documents for %s (all 2^32 "
               "inputs): the arithmetic changed; re-run tools/actk_sweep and update the table",
-              tc->name, worst, (double)xw, row->max, op->name);
+              tc->name, worst, unit, (double)xw, row->max, op->name);
   double doc_half = row->within_half_pct;
   if (!(share >= doc_half - 0.02))
     test_fail("%s: %.2f%% of the sample within 0.5 ULP, README documents %.2f%% (all 2^32 "
@@ -318,10 +337,20 @@ int main(int argc, char **argv) {
     return 2;
   }
   char err[512];
-  n_documented = readme_accuracy(argv[1], README_KEY, documented, MAX_DOCUMENTED, err, sizeof err);
-  if (n_documented < 0) {
-    fprintf(stderr, "test_accuracy: %s\n", err);
-    return 1;
+  for (size_t i = 0; i < actk_catalog_size; i++) { /* the tiers, in the catalog's order */
+    const actk_op_info *e = &actk_catalog[i];
+    if (e->tier >= MAX_TIERS) return 1;
+    if (!tier_names[e->tier]) tier_names[e->tier] = e->tier_name;
+    if (e->tier + 1 > n_tiers) n_tiers = e->tier + 1;
+  }
+  for (int t = 0; t < n_tiers; t++) {
+    char key[64];
+    snprintf(key, sizeof key, "f32 %s", tier_names[t]);
+    n_documented[t] = readme_accuracy(argv[1], key, documented[t], MAX_DOCUMENTED, err, sizeof err);
+    if (n_documented[t] < 0) {
+      fprintf(stderr, "test_accuracy: %s\n", err);
+      return 1;
+    }
   }
   test_op all[TEST_MAX_OPS];
   size_t n_all = test_ops(all);

@@ -35,30 +35,31 @@
 
 /* The entries' fields common to every shape. */
 /* (the parameters are not named like the fields they fill: .tier would be replaced) */
-#define CAT_COMMON(ty, T, op, co, ti, suffix)                                                      \
+#define CAT_COMMON(ty, T, op, co, ti, suffix, ulp, rel)                                            \
   .name = #op, .function = "actk_" #op "_" #ty #suffix, .tier = ACTK_TIER_##ti, .tier_name = #ti,  \
   .type = ACTK_TYPE_##ty, .type_name = #ty, .esize = sizeof(T), .cost = co,                        \
-  .cost_name = CAT_COST_NAME(co), .call = call_##op##_##ty##_##ti
+  .cost_name = CAT_COST_NAME(co), .call = call_##op##_##ty##_##ti, .bound_ulp = (ulp),             \
+  .bound_rel = (rel)
 
-#define CAT_UNARY_ENTRY(type, T, op, cost, tier, suffix, pr)                                       \
-  {CAT_COMMON(type, T, op, cost, tier, suffix), .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_##op,  \
-   .props = (pr), .ref = actk_ref_##op},
-#define CAT_PARAM_ENTRY(type, T, op, cost, tier, suffix, u, v)                                     \
-  {CAT_COMMON(type, T, op, cost, tier, suffix),                                                    \
+#define CAT_UNARY_ENTRY(type, T, op, cost, tier, suffix, ulp, rel, pr)                             \
+  {CAT_COMMON(type, T, op, cost, tier, suffix, ulp, rel), .shape = ACTK_SHAPE_UNARY,               \
+   .id = ACTK_UNARY_##op, .props = (pr), .ref = actk_ref_##op},
+#define CAT_PARAM_ENTRY(type, T, op, cost, tier, suffix, ulp, rel, u, v)                           \
+  {CAT_COMMON(type, T, op, cost, tier, suffix, ulp, rel),                                          \
    .shape = ACTK_SHAPE_PARAM,                                                                      \
    .id = ACTK_PARAM_##op,                                                                          \
    .ref_param = actk_ref_##op,                                                                     \
    .unary_of = #u,                                                                                 \
    .unary_alpha = (v)},
-#define CAT_BIAS_ENTRY(type, T, op, cost, tier, suffix, f)                                         \
-  {CAT_COMMON(type, T, op, cost, tier, suffix), .shape = ACTK_SHAPE_BIAS, .id = ACTK_BIAS_##op,    \
-   .ref = actk_ref_##f, .activation = #f},
+#define CAT_BIAS_ENTRY(type, T, op, cost, tier, suffix, ulp, rel, f)                               \
+  {CAT_COMMON(type, T, op, cost, tier, suffix, ulp, rel), .shape = ACTK_SHAPE_BIAS,                \
+   .id = ACTK_BIAS_##op, .ref = actk_ref_##f, .activation = #f},
 
 /* Every (tier, type) of an op, for a per-entry macro M(type, T, op, cost, tier, suffix, ...). */
 #define CAT_TT(type, T, M, op, cost, tier, suffix, ...)                                            \
   M(type, T, op, cost, tier, suffix, __VA_ARGS__)
-#define CAT_T(tier, suffix, msuffix, M, op, cost, ...)                                             \
-  ACTK_FOR_EACH_TYPE(CAT_TT, M, op, cost, tier, suffix, __VA_ARGS__)
+#define CAT_T(tier, suffix, msuffix, ulp, rel, M, op, cost, ...)                                   \
+  ACTK_FOR_EACH_TYPE(CAT_TT, M, op, cost, tier, suffix, ulp, rel, __VA_ARGS__)
 
 #define CAT_UNARY_CALLS(op, cost, props, ...) ACTK_FOR_EACH_TIER(CAT_T, CAT_UNARY_CALL_, op, cost, )
 #define CAT_UNARY_CALL_(type, T, op, cost, tier, suffix, ...)                                      \

@@ -39,6 +39,9 @@ struct actk_op_info {
   int cost;              /* actk_cost of src/plan.h */
   const char *cost_name; /* "MEDIUM", "EXPENSIVE" */
   int props;             /* unary ops: ACTK_OP_ODD, ACTK_OP_MONOTONE */
+  /* the tier's documented bound over all inputs: at most bound_ulp ULP, at
+   * most bound_rel relative error |y - r| / max(|r|, 2^-126) (0: none) */
+  double bound_ulp, bound_rel;
   /* Any shape, through its public function: bias and width are read by
    * bias ops only, alpha by param ops only. */
   actk_status (*call)(const actk_op_info *op, actk_pool *pool, const void *x, const void *bias,

@@ -7,6 +7,10 @@
  *   actk_sweep OP [--isa NAME] [--stride S] [--threads N] [--bound B]
  *                 [--tier NAME]      accurate (default)
  *                 [--alpha A]        for a param op (swish): its alpha (default 1)
+ *                 [--bound ULP] [--rel-bound R]   override the tier's bounds (0: none)
+ *                 [--mono 1]         also count steps down between neighbouring floats
+ *                                    (ops the registry calls monotone; stride 1 only)
+ *                 [--readme 1]       print the op's row of README's accuracy table
  *                 [--vs-isa NAME]    also require bit identity with another set
  *                 [--from X --to Y]  only floats in [X, Y] (same sign), for analysis
  *
@@ -29,9 +33,14 @@
 #include "reference.h"
 
 #define BLOCK 65536
+#define NBLOCKS ((UINT64_C(1) << 32) / BLOCK)
 #define NBUCKET 7
 static const char *const bucket_name[NBUCKET] = {"0",       "(0,0.5]", "(0.5,1]", "(1,1.5]",
                                                  "(1.5,2]", "(2,4]",   ">4"};
+/* relative error buckets: 0, then up to 2^-24, -22, -20, -19, -18, more */
+#define NRBUCKET 7
+static const char *const rbucket_name[NRBUCKET] = {
+    "0", "(0,2^-24]", "(2^-24,2^-22]", "(2^-22,2^-20]", "(2^-20,2^-19]", "(2^-19,2^-18]", ">2^-18"};
 
 typedef struct {
   const actk_op_info *op;
@@ -41,6 +50,9 @@ typedef struct {
   uint32_t first;
   uint64_t next; /* next block, shared */
   pthread_mutex_t lock;
+  /* --mono: each block's first and last result, for the steps between blocks */
+  int mono;
+  float *block_first, *block_last;
 } job;
 
 typedef struct {
@@ -48,7 +60,9 @@ typedef struct {
   uint32_t max_at;
   double max_rel;
   uint32_t max_rel_at;
-  uint64_t hist[NBUCKET];
+  uint64_t hist[NBUCKET], rhist[NRBUCKET];
+  uint64_t dips; /* --mono: steps down between neighbouring floats */
+  uint32_t first_dip;
   uint64_t failures; /* infinite error: NaN, sign or infinity wrong */
   uint32_t first_failure;
   uint64_t mismatches; /* bits differ from the --vs-isa impl */
@@ -77,6 +91,31 @@ static int bucket_of(double e) {
   return 6;
 }
 
+static int rbucket_of(double e) {
+  if (e == 0) return 0;
+  if (e <= 0x1p-24) return 1;
+  if (e <= 0x1p-22) return 2;
+  if (e <= 0x1p-20) return 3;
+  if (e <= 0x1p-19) return 4;
+  if (e <= 0x1p-18) return 5;
+  return 6;
+}
+
+/* x steps to the next float from a to b (a, b of one sign, or -0 to +0):
+ * whether y stepped down. NaNs are no step. */
+static int stepped_down(float xa, float ya, float xb, float yb) {
+  if (isnan(xa) || isnan(xb) || isnan(ya) || isnan(yb)) return 0;
+  return xa < xb || (xa == xb && signbit(xa)) ? yb < ya : ya < yb; /* in increasing x */
+}
+
+/* Steps down in a run of results of consecutive bit patterns of one sign:
+ * with increasing patterns x increases on the positive side and decreases on
+ * the negative one. */
+static void count_dips(tally *t, const float *x, const float *y, size_t n) {
+  for (size_t k = 1; k < n; k++)
+    if (stepped_down(x[k - 1], y[k - 1], x[k], y[k]) && !t->dips++) memcpy(&t->first_dip, &x[k], 4);
+}
+
 static void *worker(void *arg) {
   job *j = ((void **)arg)[0];
   tally *t = ((void **)arg)[1];
@@ -98,6 +137,11 @@ static void *worker(void *arg) {
     }
     run_op(j, j->impl, x, y, n);
     if (j->vs) run_op(j, j->vs, x, y2, n);
+    if (j->mono) {
+      count_dips(t, x, y, n);
+      j->block_first[b] = y[0];
+      j->block_last[b] = y[n - 1];
+    }
     for (size_t k = 0; k < n; k++) {
       uint32_t u;
       memcpy(&u, &x[k], 4);
@@ -113,6 +157,7 @@ static void *worker(void *arg) {
         t->max_at = u;
       }
       double rel = actk_rel_error(y[k], r);
+      t->rhist[rbucket_of(rel)]++;
       if (rel > t->max_rel) {
         t->max_rel = rel;
         t->max_rel_at = u;
@@ -134,11 +179,25 @@ static float as_float(uint32_t u) {
   return f;
 }
 
+/* The bounds a sweep holds an op to: the tier's (the catalog's), unless
+ * given; 0 for no bound of that kind. */
+typedef struct {
+  double ulp, rel;
+  int mono;   /* 1: count steps down (stride 1 over all floats only) */
+  int readme; /* 1: print README's accuracy row */
+} bounds;
+
 static int sweep_one(const actk_op_info *op, float alpha, const actk_impl *impl,
-                     const actk_impl *vs, uint64_t stride, int threads, double bound,
-                     uint32_t first, uint64_t span) {
+                     const actk_impl *vs, uint64_t stride, int threads, bounds bd, uint32_t first,
+                     uint64_t span) {
   job j = {.op = op, .alpha = alpha, .impl = impl, .vs = vs, .stride = stride, .first = first};
   j.count = (span + stride - 1) / stride;
+  j.mono = bd.mono && stride == 1 && span == (UINT64_C(1) << 32) && first == 0;
+  if (j.mono) {
+    j.block_first = malloc(NBLOCKS * sizeof(float));
+    j.block_last = malloc(NBLOCKS * sizeof(float));
+    if (!j.block_first || !j.block_last) return 0;
+  }
   pthread_mutex_init(&j.lock, NULL);
   pthread_t th[256];
   tally tl[256];
@@ -156,6 +215,10 @@ static int sweep_one(const actk_op_info *op, float alpha, const actk_impl *impl,
   for (int i = 0; i < (started ? started : 1); i++) {
     if (started) pthread_join(th[i], NULL);
     for (int b = 0; b < NBUCKET; b++) all.hist[b] += tl[i].hist[b];
+    for (int b = 0; b < NRBUCKET; b++) all.rhist[b] += tl[i].rhist[b];
+    if (tl[i].dips && (!all.dips || tl[i].first_dip < all.first_dip))
+      all.first_dip = tl[i].first_dip;
+    all.dips += tl[i].dips;
     if (tl[i].max_err > all.max_err ||
         (tl[i].max_err == all.max_err && tl[i].max_at < all.max_at)) {
       all.max_err = tl[i].max_err;
@@ -175,7 +238,20 @@ static int sweep_one(const actk_op_info *op, float alpha, const actk_impl *impl,
   }
   clock_gettime(CLOCK_MONOTONIC, &t1);
   double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-  int ok = all.max_err <= bound && all.failures == 0 && all.mismatches == 0;
+  if (j.mono) { /* the steps between blocks: pattern order within each sign, and -0 to +0 */
+    for (uint64_t b = 1; b < NBLOCKS; b++) {
+      if (b == NBLOCKS / 2) continue; /* +max .. NaN | -0: not neighbours */
+      float xa = as_float((uint32_t)(b * BLOCK - 1)), xb = as_float((uint32_t)(b * BLOCK));
+      if (stepped_down(xa, j.block_last[b - 1], xb, j.block_first[b]) && !all.dips++)
+        all.first_dip = (uint32_t)(b * BLOCK);
+    }
+    if (stepped_down(-0.0f, j.block_first[NBLOCKS / 2], 0.0f, j.block_first[0]) && !all.dips++)
+      all.first_dip = 0;
+    free(j.block_first);
+    free(j.block_last);
+  }
+  int ok = (bd.ulp == 0 || all.max_err <= bd.ulp) && (bd.rel == 0 || all.max_rel <= bd.rel) &&
+           all.failures == 0 && all.mismatches == 0 && all.dips == 0;
   float xm = as_float(all.max_at);
   char label[48];
   if (op->shape == ACTK_SHAPE_PARAM)
@@ -190,9 +266,31 @@ static int sweep_one(const actk_op_info *op, float alpha, const actk_impl *impl,
   float xr = as_float(all.max_rel_at);
   printf("  max relative error %.3g = 2^%.2f at x=%a (%.9g)\n", all.max_rel,
          all.max_rel > 0 ? log2(all.max_rel) : -INFINITY, (double)xr, (double)xr);
-  printf("  histogram:");
+  printf("  histogram (ULP):");
   for (int b = 0; b < NBUCKET; b++) printf(" %s:%" PRIu64, bucket_name[b], all.hist[b]);
-  printf("\n");
+  printf("\n  histogram (relative):");
+  for (int b = 0; b < NRBUCKET; b++) printf(" %s:%" PRIu64, rbucket_name[b], all.rhist[b]);
+  printf("\n  bound: %s%g ULP%s%s%g relative\n", bd.ulp ? "" : "(none) ", bd.ulp,
+         bd.ulp && bd.rel ? ", " : "; ", bd.rel ? "" : "(none) ", bd.rel);
+  if (bd.readme) { /* README's accuracy row for this tier (tests/readme_table.h reads it) */
+    uint64_t total = 0, half = all.hist[0] + all.hist[1], over1 = 0;
+    for (int b = 0; b < NBUCKET; b++) total += all.hist[b];
+    for (int b = 3; b < NBUCKET; b++) over1 += all.hist[b];
+    float xw = op->bound_rel > 0 ? xr : xm;
+    char pct[16];
+    snprintf(pct, sizeof pct, "%.2f%%", 100.0 * (double)half / (double)(total + all.failures));
+    if (op->bound_rel > 0)
+      printf("  readme: | %s | %.4g (2^%.2f) | %.9g | %s | %.3f |\n", label, all.max_rel,
+             log2(all.max_rel), (double)xw, pct, all.max_err);
+    else
+      printf("  readme: | %s | %.3f | %.9g | %s | %" PRIu64 " |\n", label, all.max_err, (double)xw,
+             pct, over1);
+  }
+  if (j.mono) {
+    printf("  monotone: %" PRIu64 " steps down", all.dips);
+    if (all.dips) printf(", first at x=%a", (double)as_float(all.first_dip));
+    printf("\n");
+  }
   if (all.failures) {
     float xf = as_float(all.first_failure), yf;
     run_op(&j, impl, &xf, &yf, 1);
@@ -223,7 +321,7 @@ int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr,
             "usage: %s OP|all [--isa NAME] [--tier NAME] [--alpha A] [--stride S] [--threads N] "
-            "[--bound B] [--vs-isa NAME] [--from X --to Y]\n",
+            "[--bound ULP] [--rel-bound R] [--mono 1] [--vs-isa NAME] [--from X --to Y]\n",
             argv[0]);
     return 2;
   }
@@ -235,7 +333,8 @@ int main(int argc, char **argv) {
   uint64_t stride = 1;
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   int threads = ncpu > 0 ? (int)ncpu : 1;
-  double bound = 2.0;
+  double ulp_bound = -1, rel_bound = -1; /* < 0: the tier's */
+  int mono = 0, readme = 0;
   float from = 0, to = 0;
   int ranged = 0;
   for (int i = 2; i < argc; i += 2) { /* option, value */
@@ -257,7 +356,13 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--threads"))
       threads = atoi(v);
     else if (!strcmp(a, "--bound"))
-      bound = atof(v);
+      ulp_bound = atof(v);
+    else if (!strcmp(a, "--rel-bound"))
+      rel_bound = atof(v);
+    else if (!strcmp(a, "--mono"))
+      mono = atoi(v);
+    else if (!strcmp(a, "--readme"))
+      readme = atoi(v);
     else if (!strcmp(a, "--from"))
       from = strtof(v, NULL), ranged = 1;
     else if (!strcmp(a, "--to"))
@@ -294,7 +399,10 @@ int main(int argc, char **argv) {
     if (strcmp(opname, op->name) && (strcmp(opname, "all") || op->shape != ACTK_SHAPE_UNARY))
       continue;
     any = 1;
-    ok &= sweep_one(op, alpha, impl, vs, stride, threads, bound, first, span);
+    bounds bd = {ulp_bound >= 0 ? ulp_bound : op->bound_ulp,
+                 rel_bound >= 0 ? rel_bound : op->bound_rel, mono, readme};
+    if (mono && (op->props & ACTK_OP_MONOTONE) == 0) bd.mono = 0;
+    ok &= sweep_one(op, alpha, impl, vs, stride, threads, bd, first, span);
   }
   if (!any) {
     fprintf(stderr, "unknown op %s (or tier %s)\n", opname, tier);

@@ -106,7 +106,7 @@
 
 /* unary */
 #define ACTK_I_UNARY_TT(type, T, op, tier, msuffix) ACTK_UNARY_KERNEL(op, tier, msuffix, type, T)
-#define ACTK_I_UNARY_T(tier, suffix, msuffix, op)                                                  \
+#define ACTK_I_UNARY_T(tier, suffix, msuffix, ulp, rel, op)                                                  \
   ACTK_FOR_EACH_TYPE(ACTK_I_UNARY_TT, op, tier, msuffix)
 #define ACTK_I_UNARY(op, cost, props, ...) ACTK_FOR_EACH_TIER(ACTK_I_UNARY_T, op)
 ACTK_FOR_EACH_UNARY(ACTK_I_UNARY, )
@@ -114,7 +114,7 @@ ACTK_FOR_EACH_UNARY(ACTK_I_UNARY, )
 /* with a parameter */
 #define ACTK_I_PARAM_TT(type, T, op, u, v, tier, msuffix)                                          \
   ACTK_PARAM_KERNEL(op, u, v, tier, msuffix, type, T)
-#define ACTK_I_PARAM_T(tier, suffix, msuffix, op, u, v)                                            \
+#define ACTK_I_PARAM_T(tier, suffix, msuffix, ulp, rel, op, u, v)                                            \
   ACTK_FOR_EACH_TYPE(ACTK_I_PARAM_TT, op, u, v, tier, msuffix)
 #define ACTK_I_PARAM(op, cost, u, v, ...) ACTK_FOR_EACH_TIER(ACTK_I_PARAM_T, op, u, v)
 ACTK_FOR_EACH_PARAM(ACTK_I_PARAM, )
@@ -122,7 +122,7 @@ ACTK_FOR_EACH_PARAM(ACTK_I_PARAM, )
 /* bias */
 #define ACTK_I_BIAS_TT(type, T, op, f, tier, msuffix)                                              \
   ACTK_BIAS_KERNEL(op, f, tier, msuffix, type, T)
-#define ACTK_I_BIAS_T(tier, suffix, msuffix, op, f)                                                \
+#define ACTK_I_BIAS_T(tier, suffix, msuffix, ulp, rel, op, f)                                                \
   ACTK_FOR_EACH_TYPE(ACTK_I_BIAS_TT, op, f, tier, msuffix)
 #define ACTK_I_BIAS(op, f, cost, ...) ACTK_FOR_EACH_TIER(ACTK_I_BIAS_T, op, f)
 ACTK_FOR_EACH_BIAS(ACTK_I_BIAS, )
@@ -132,7 +132,7 @@ static int bias_has_nan_kernel(const float *b, size_t len) { return bias_any_nan
 /* ---- the table ---- */
 
 #define ACTK_T_TT(type, T, op, tier) [ACTK_TYPE_##type] = ACTK_KNAME(op, type, tier),
-#define ACTK_T_T(tier, suffix, msuffix, op)                                                        \
+#define ACTK_T_T(tier, suffix, msuffix, ulp, rel, op)                                                        \
   [ACTK_TIER_##tier] = {ACTK_FOR_EACH_TYPE(ACTK_T_TT, op, tier)},
 #define ACTK_T_UNARY(op, cost, props, ...) [ACTK_UNARY_##op] = {ACTK_FOR_EACH_TIER(ACTK_T_T, op)},
 #define ACTK_T_PARAM(op, cost, u, v, ...) [ACTK_PARAM_##op] = {ACTK_FOR_EACH_TIER(ACTK_T_T, op)},

@@ -1,0 +1,39 @@
+/* tanh(x), fast tier: relative error <= 2^-18 (README has the measured maximum), monotone.
+ * Domain: every float; |x| clamped at 7, past which the result is 1 (relative error 2^-19.2).
+ * Special values: those of the accurate tier: odd (computed on |x|, sign copied back, so
+ * +-0 -> +-0), +-Inf -> +-1, NaN -> the same NaN quieted.
+ *
+ * a = |x| in eight intervals between the roots of g(a) = a (A + B a) = k (B < 0: narrow near
+ * 0, where tanh(a)/a - 1 is least polynomial, wider out; k = trunc(g - 2^-8) <= 7 up to the
+ * clamp), each a degree-6 polynomial about its left end c (coeffs_fast.h): y = V + s W(s),
+ * s = a - c.
+ * Interval 0: V = a, W = tanh(a)/a - 1 (small, so y keeps its relative accuracy down to
+ * subnormal a and the final fma is the only full-size rounding); the others: V = tanh(c) (a
+ * float), |s W| small beside it. V = min(table, a) picks a on interval 0 (its entry is 2^100)
+ * and the constant elsewhere (tanh(c) < c <= a): one operation. The last polynomial rises to
+ * 1 + 2^-23 at the clamp and min(y, 1) holds it at 1 (the limit). No division. */
+#ifndef ACTK_MATH_TANH_FAST_H
+#define ACTK_MATH_TANH_FAST_H
+
+#include "coeffs_fast.h"
+#include "vec_contract.h"
+
+ACTK_INLINE vf tanh_fast_v(vf x) {
+  const vf sign = vf_splat(-0.0f);
+  vf a = vf_andnot(sign, x);
+  vf ac = vf_min(vf_splat(ACTK_TANH_FAST_SAT), a); /* NaN passes */
+  vf g = vf_fma(vf_fma(ac, vf_splat(ACTK_TANH_FAST_B), vf_splat(ACTK_TANH_FAST_A)), ac,
+                vf_splat(-0x1p-8f));
+  vi k = vf_to_vi_trunc(g); /* NaN: INT_MIN, whose low bits pick interval 0 */
+  vf s = vf_sub(ac, vf_lookup8(actk_tanh_fast_center, k));
+  vf w = vf_fma(vf_lookup8(actk_tanh_fast_w5, k), s, vf_lookup8(actk_tanh_fast_w4, k));
+  w = vf_fma(w, s, vf_lookup8(actk_tanh_fast_w3, k));
+  w = vf_fma(w, s, vf_lookup8(actk_tanh_fast_w2, k));
+  w = vf_fma(w, s, vf_lookup8(actk_tanh_fast_w1, k));
+  w = vf_fma(w, s, vf_lookup8(actk_tanh_fast_w0, k));
+  vf v = vf_min(vf_lookup8(actk_tanh_fast_c0, k), ac); /* NaN passes */
+  vf y = vf_min(vf_splat(1.0f), vf_fma(s, w, v));      /* NaN passes */
+  return vf_or(y, vf_and(x, sign));
+}
+
+#endif
