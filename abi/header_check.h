@@ -100,17 +100,22 @@ typedef void (*abi_task_fn)(void *data, size_t i);
  *   unary  actk_<op>_<type><tier>(pool, const T *x, T *y, size_t n)
  *   param  ... (pool, const T *x, T *y, size_t n, float alpha)
  *   bias   ... (pool, const T *x, const T *bias, size_t width, T *y, size_t n) */
-#define ABI_UNARY_TT(type, T, op, tier, suffix)                                                    \
+#define ABI_UNARY_TT(type, T, core, tulp, op, tier, suffix)                                        \
   ABI_SIG(actk_##op##_##type##suffix, actk_status, (actk_pool *, const T *, T *, size_t));
-#define ABI_PARAM_TT(type, T, op, tier, suffix)                                                    \
+#define ABI_PARAM_TT(type, T, core, tulp, op, tier, suffix)                                        \
   ABI_SIG(actk_##op##_##type##suffix, actk_status, (actk_pool *, const T *, T *, size_t, float));
-#define ABI_BIAS_TT(type, T, op, tier, suffix)                                                     \
+#define ABI_BIAS_TT(type, T, core, tulp, op, tier, suffix)                                         \
   ABI_SIG(actk_##op##_##type##suffix, actk_status,                                                 \
           (actk_pool *, const T *, const T *, size_t, T *, size_t));
-#define ABI_UNARY_T(tier, suffix, msuffix, ulp, rel, op) ACTK_FOR_EACH_TYPE(ABI_UNARY_TT, op, tier, suffix)
-#define ABI_PARAM_T(tier, suffix, msuffix, ulp, rel, op) ACTK_FOR_EACH_TYPE(ABI_PARAM_TT, op, tier, suffix)
-#define ABI_BIAS_T(tier, suffix, msuffix, ulp, rel, op) ACTK_FOR_EACH_TYPE(ABI_BIAS_TT, op, tier, suffix)
+#define ABI_UNARY_T(tier, suffix, ulp, rel, op) ACTK_FOR_EACH_TYPE(ABI_UNARY_TT, op, tier, suffix)
+#define ABI_PARAM_T(tier, suffix, ulp, rel, op) ACTK_FOR_EACH_TYPE(ABI_PARAM_TT, op, tier, suffix)
+#define ABI_BIAS_T(tier, suffix, ulp, rel, op) ACTK_FOR_EACH_TYPE(ABI_BIAS_TT, op, tier, suffix)
 #define ABI_UNARY(op, cost, props, ...) ACTK_FOR_EACH_TIER(ABI_UNARY_T, op)
+/* RoPE, x and y in each type, f32 caches */
+#define ABI_ROPE(type, T, ...)                                                                     \
+  ABI_SIG(actk_rope_##type, actk_status,                                                           \
+          (actk_pool *, const actk_rope_desc *, const T *, const int64_t *, const float *,         \
+           const float *, T *));
 #define ABI_PARAM(op, cost, u, v, ...) ACTK_FOR_EACH_TIER(ABI_PARAM_T, op)
 #define ABI_BIAS(op, f, cost, ...) ACTK_FOR_EACH_TIER(ABI_BIAS_T, op)
 
@@ -140,9 +145,7 @@ static int abi_check_signatures(void) {
   ACTK_FOR_EACH_PARAM(ABI_PARAM, )
   ACTK_FOR_EACH_BIAS(ABI_BIAS, )
 
-  ABI_SIG(actk_rope_f32, actk_status,
-          (actk_pool *, const actk_rope_desc *, const float *, const int64_t *, const float *,
-           const float *, float *));
+  ACTK_FOR_EACH_TYPE(ABI_ROPE, )
   ABI_SIG(actk_rope_cache_f32, actk_status, (float *, float *, size_t, size_t, double));
 
   /* The host callback type, as an engine passes it. */

@@ -188,6 +188,100 @@ ACTK_API actk_status actk_bias_gelu_tanh_f32_fast(actk_pool *pool, const float *
                                                   const float *bias, size_t width, float *y,
                                                   size_t n);
 
+/* ---- 16-bit types: f16 (IEEE binary16) and bf16 (bfloat16) ----
+ * Elements are stored as their 16-bit patterns (a uint16_t each): pass
+ * _Float16 / std::float16_t, __bf16 / std::bfloat16_t or numpy float16 (and
+ * uint16 views of bfloat16) arrays by pointer cast; see README.md, "Types".
+ * Each call loads a vector of 16-bit values, widens them exactly to f32 in
+ * registers, computes in f32, narrows once with round to nearest even and
+ * stores: one pass, no scratch copy of the tensor. Every rule of the f32
+ * calls holds (in place, overlap, errors, pools, bit identity across ISAs,
+ * threads and splits; NaN in -> the same NaN out, quieted; infinities and
+ * signed zeros kept; subnormal results stay subnormal; f16 results round to
+ * infinity only where the true value does). Both tiers are faithful on every
+ * one of the 65536 inputs (the result is one of the two values of the type
+ * around the true one, exact where the true one is representable); the
+ * accurate tier rounds the accurate f32 result once and is correctly rounded
+ * on at least 99.9% of the inputs of each op; the fast tier uses the cheapest
+ * f32 core that stays faithful for the type. Bias ops take the bias in the
+ * same type; the sum x + bias is formed in f32. README.md gives the table. */
+typedef uint16_t actk_f16;  /* IEEE 754 binary16 bits */
+typedef uint16_t actk_bf16; /* bfloat16 bits: the top half of an f32 */
+
+ACTK_API actk_status actk_erf_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_tanh_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_sigmoid_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_silu_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_quick_gelu_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_gelu_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_gelu_tanh_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_swish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n,
+                                    float alpha);
+ACTK_API actk_status actk_bias_gelu_f16(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias,
+                                        size_t width, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_bias_gelu_tanh_f16(actk_pool *pool, const actk_f16 *x,
+                                             const actk_f16 *bias, size_t width, actk_f16 *y,
+                                             size_t n);
+
+ACTK_API actk_status actk_erf_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_tanh_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_sigmoid_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y,
+                                           size_t n);
+ACTK_API actk_status actk_silu_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_quick_gelu_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y,
+                                              size_t n);
+ACTK_API actk_status actk_gelu_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_gelu_tanh_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y,
+                                             size_t n);
+ACTK_API actk_status actk_swish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n,
+                                         float alpha);
+ACTK_API actk_status actk_bias_gelu_f16_fast(actk_pool *pool, const actk_f16 *x,
+                                             const actk_f16 *bias, size_t width, actk_f16 *y,
+                                             size_t n);
+ACTK_API actk_status actk_bias_gelu_tanh_f16_fast(actk_pool *pool, const actk_f16 *x,
+                                                  const actk_f16 *bias, size_t width, actk_f16 *y,
+                                                  size_t n);
+
+ACTK_API actk_status actk_erf_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_tanh_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_sigmoid_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_silu_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_quick_gelu_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
+                                          size_t n);
+ACTK_API actk_status actk_gelu_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_gelu_tanh_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
+                                         size_t n);
+ACTK_API actk_status actk_swish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n,
+                                     float alpha);
+ACTK_API actk_status actk_bias_gelu_bf16(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias,
+                                         size_t width, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_bias_gelu_tanh_bf16(actk_pool *pool, const actk_bf16 *x,
+                                              const actk_bf16 *bias, size_t width, actk_bf16 *y,
+                                              size_t n);
+
+ACTK_API actk_status actk_erf_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
+                                        size_t n);
+ACTK_API actk_status actk_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
+                                         size_t n);
+ACTK_API actk_status actk_sigmoid_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
+                                            size_t n);
+ACTK_API actk_status actk_silu_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
+                                         size_t n);
+ACTK_API actk_status actk_quick_gelu_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
+                                               size_t n);
+ACTK_API actk_status actk_gelu_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
+                                         size_t n);
+ACTK_API actk_status actk_gelu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
+                                              size_t n);
+ACTK_API actk_status actk_swish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
+                                          size_t n, float alpha);
+ACTK_API actk_status actk_bias_gelu_bf16_fast(actk_pool *pool, const actk_bf16 *x,
+                                              const actk_bf16 *bias, size_t width, actk_bf16 *y,
+                                              size_t n);
+ACTK_API actk_status actk_bias_gelu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *x,
+                                                   const actk_bf16 *bias, size_t width,
+                                                   actk_bf16 *y, size_t n);
+
 /* ---- rotary position embedding, f32 ----
  * ONNX Runtime com.microsoft RotaryEmbedding semantics. For each token
  * (b, s), head h and pair (a, b) of channels with cache entries (c, s) at the
@@ -231,6 +325,17 @@ static inline void actk_rope_desc_init(actk_rope_desc *desc) {
 ACTK_API actk_status actk_rope_f32(actk_pool *pool, const actk_rope_desc *desc, const float *x,
                                    const int64_t *position_ids, const float *cos_cache,
                                    const float *sin_cache, float *y);
+
+/* The same for x and y in f16 and bf16 (the caches stay f32: each cache row
+ * is read once per token for all its heads, so its width costs little, and
+ * f32 angles keep a rotation's error to the final rounding; an engine that
+ * holds its caches in the 16-bit type converts them once at load). */
+ACTK_API actk_status actk_rope_f16(actk_pool *pool, const actk_rope_desc *desc, const actk_f16 *x,
+                                   const int64_t *position_ids, const float *cos_cache,
+                                   const float *sin_cache, actk_f16 *y);
+ACTK_API actk_status actk_rope_bf16(actk_pool *pool, const actk_rope_desc *desc, const actk_bf16 *x,
+                                    const int64_t *position_ids, const float *cos_cache,
+                                    const float *sin_cache, actk_bf16 *y);
 
 /* cos/sin caches [max_position][rotary_dim / 2] for angles p * theta^(-2j /
  * rotary_dim), computed in double and rounded once. theta 0 means 10000. */

@@ -44,11 +44,14 @@ void actk_cpu_read_raw(actk_cpu *out) {
   __get_cpuid(1, &a, &b, &c, &d);
   int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
   out->has_fma = (c >> 12) & 1;
+  out->has_f16c = (c >> 29) & 1;
   if (max_leaf >= 7) {
     __cpuid_count(7, 0, a, b, c, d);
     out->has_avx2 = (b >> 5) & 1;
     out->has_avx512f = (b >> 16) & 1;
     out->has_avx512dq = (b >> 17) & 1;
+    out->has_avx512bw = (b >> 30) & 1;
+    out->has_avx512vl = (b >> 31) & 1;
   }
   if (osxsave && avx) {
     unsigned long long xcr0 = read_xcr0();
@@ -69,11 +72,23 @@ void actk_cpu_read_raw(actk_cpu *out) {
 }
 
 uint32_t actk_cpu_features(const actk_cpu *c) {
-  return (c->is_x86 ? ACTK_FEATURE_X86 : 0u) | (c->has_avx2 ? ACTK_FEATURE_AVX2 : 0u) |
-         (c->has_fma ? ACTK_FEATURE_FMA : 0u) | (c->has_avx512f ? ACTK_FEATURE_AVX512F : 0u) |
-         (c->has_avx512dq ? ACTK_FEATURE_AVX512DQ : 0u) |
-         (c->os_saves_ymm ? ACTK_FEATURE_OS_YMM : 0u) |
-         (c->os_saves_zmm ? ACTK_FEATURE_OS_ZMM : 0u);
+  const struct {
+    int has;
+    uint32_t bit;
+  } f[] = {{c->is_x86, ACTK_FEATURE_X86},
+           {c->has_avx2, ACTK_FEATURE_AVX2},
+           {c->has_fma, ACTK_FEATURE_FMA},
+           {c->has_avx512f, ACTK_FEATURE_AVX512F},
+           {c->has_avx512dq, ACTK_FEATURE_AVX512DQ},
+           {c->os_saves_ymm, ACTK_FEATURE_OS_YMM},
+           {c->os_saves_zmm, ACTK_FEATURE_OS_ZMM},
+           {c->has_f16c, ACTK_FEATURE_F16C},
+           {c->has_avx512bw, ACTK_FEATURE_AVX512BW},
+           {c->has_avx512vl, ACTK_FEATURE_AVX512VL}};
+  uint32_t m = 0;
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+    if (f[i].has) m |= f[i].bit;
+  return m;
 }
 
 static actk_cpu g_cpu;

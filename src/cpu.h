@@ -12,17 +12,25 @@ enum {
   ACTK_FEATURE_AVX512F = 1u << 3,
   ACTK_FEATURE_AVX512DQ = 1u << 4,
   ACTK_FEATURE_OS_YMM = 1u << 5, /* OSXSAVE, and XCR0 says the OS saves YMM state */
-  ACTK_FEATURE_OS_ZMM = 1u << 6  /* ... and ZMM and opmask state */
+  ACTK_FEATURE_OS_ZMM = 1u << 6, /* ... and ZMM and opmask state */
+  ACTK_FEATURE_F16C = 1u << 7,
+  ACTK_FEATURE_AVX512BW = 1u << 8,
+  ACTK_FEATURE_AVX512VL = 1u << 9
 };
+/* bit i: name i */
 #define ACTK_FEATURE_NAMES                                                                         \
-  { "x86", "avx2", "fma", "avx512f", "avx512dq", "os-ymm", "os-zmm" } /* bit i: name i */
-#define ACTK_N_FEATURES 7
+  {                                                                                                \
+    "x86", "avx2", "fma", "avx512f", "avx512dq", "os-ymm", "os-zmm", "f16c", "avx512bw",           \
+        "avx512vl"                                                                                 \
+  }
+#define ACTK_N_FEATURES 10
 
 typedef struct actk_cpu {
   uint32_t features; /* ACTK_FEATURE_* bits, from the fields below */
   int is_x86;
   int has_avx2, has_fma; /* CPUID feature bits */
   int has_avx512f, has_avx512dq;
+  int has_f16c, has_avx512bw, has_avx512vl;
   int os_saves_ymm, os_saves_zmm; /* OSXSAVE and XCR0 */
   int physical_cores;             /* 0 if unknown */
   int logical_cpus;               /* 0 if unknown */

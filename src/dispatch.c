@@ -151,11 +151,11 @@ static pthread_once_t g_summary_once = PTHREAD_ONCE_INIT;
 static void fill_summary(void) {
   const actk_cpu *c = actk_cpu_get();
   snprintf(g_summary, sizeof g_summary,
-           "%s | %s | avx2=%d fma=%d avx512f=%d avx512dq=%d os-ymm=%d os-zmm=%d | cores=%d "
-           "logical=%d | via %s",
+           "%s | %s | avx2=%d fma=%d f16c=%d avx512f=%d avx512dq=%d avx512bw=%d avx512vl=%d "
+           "os-ymm=%d os-zmm=%d | cores=%d logical=%d | via %s",
            c->vendor[0] ? c->vendor : "?", c->brand[0] ? c->brand : "?", c->has_avx2, c->has_fma,
-           c->has_avx512f, c->has_avx512dq, c->os_saves_ymm, c->os_saves_zmm, c->physical_cores,
-           c->logical_cpus, c->source);
+           c->has_f16c, c->has_avx512f, c->has_avx512dq, c->has_avx512bw, c->has_avx512vl,
+           c->os_saves_ymm, c->os_saves_zmm, c->physical_cores, c->logical_cpus, c->source);
 }
 
 const char *actk_cpu_summary(void) {

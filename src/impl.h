@@ -22,7 +22,7 @@ typedef void (*actk_bias_kernel)(const void *x, const void *bias, size_t width, 
 /* RoPE rows: row i at x + i * stride, rotary_dim = 2 half channels rotated
  * with cache row (c + i * cstride, s + i * cstride): cstride 0 for the heads
  * of one token, half for consecutive positions. Channels past them untouched. */
-typedef void (*actk_rope_kernel)(const float *x, float *y, size_t rows, size_t stride,
+typedef void (*actk_rope_kernel)(const void *x, void *y, size_t rows, size_t stride,
                                  const float *c, const float *s, size_t cstride, size_t half,
                                  int interleaved);
 
@@ -39,17 +39,17 @@ typedef struct actk_isa_facts {
  * those this build has no implementation of, for their names). */
 #define ACTK_FACTS_SCALAR                                                                          \
   { ACTK_ISA_SCALAR, "scalar", 0, 0 }
+/* clang-format off */
 #define ACTK_FACTS_AVX2                                                                            \
-  {                                                                                                \
-    ACTK_ISA_AVX2, "avx2", 1,                                                                      \
-        ACTK_FEATURE_X86 | ACTK_FEATURE_AVX2 | ACTK_FEATURE_FMA | ACTK_FEATURE_OS_YMM              \
-  }
+  {ACTK_ISA_AVX2, "avx2", 1,                                                                       \
+   ACTK_FEATURE_X86 | ACTK_FEATURE_AVX2 | ACTK_FEATURE_FMA | ACTK_FEATURE_F16C |                   \
+   ACTK_FEATURE_OS_YMM}
 #define ACTK_FACTS_AVX512                                                                          \
-  {                                                                                                \
-    ACTK_ISA_AVX512, "avx512", 2,                                                                  \
-        ACTK_FEATURE_X86 | ACTK_FEATURE_AVX512F | ACTK_FEATURE_AVX512DQ | ACTK_FEATURE_FMA |       \
-            ACTK_FEATURE_OS_YMM | ACTK_FEATURE_OS_ZMM                                              \
-  }
+  {ACTK_ISA_AVX512, "avx512", 2,                                                                   \
+   ACTK_FEATURE_X86 | ACTK_FEATURE_AVX512F | ACTK_FEATURE_AVX512DQ | ACTK_FEATURE_AVX512BW |       \
+   ACTK_FEATURE_AVX512VL | ACTK_FEATURE_FMA | ACTK_FEATURE_F16C | ACTK_FEATURE_OS_YMM |            \
+   ACTK_FEATURE_OS_ZMM}
+/* clang-format on */
 #define ACTK_ALL_ISA_FACTS                                                                         \
   { ACTK_FACTS_SCALAR, ACTK_FACTS_AVX2, ACTK_FACTS_AVX512 }
 
@@ -58,7 +58,7 @@ typedef struct actk_impl {
   actk_unary_kernel unary[ACTK_N_UNARY][ACTK_N_TIERS][ACTK_N_TYPES];
   actk_param_kernel param[ACTK_N_PARAM][ACTK_N_TIERS][ACTK_N_TYPES];
   actk_bias_kernel bias[ACTK_N_BIAS][ACTK_N_TIERS][ACTK_N_TYPES];
-  actk_rope_kernel rope;
+  actk_rope_kernel rope[ACTK_N_TYPES]; /* x and y of the type, f32 caches */
   /* Whether b[0..len) holds a NaN: the bias kernels' choice of row (the
    * plain add or the NaN-ordered one). Here so tests can check it directly:
    * with operand orders that keep x first, both rows give the same bits. */

@@ -8,9 +8,11 @@
  * the fuzzers all expand these lists; none of them spells the op set out.
  *
  * Dimensions: op x tier x type. The public name of an entry point is
- * actk_<op>_<type><tier suffix>, its kernel computes <op> with the math
- * function <op><tier math suffix> in f32 registers, loading and storing
- * <type> at the edges (the vector contract's vf_load_<type> and friends).
+ * actk_<op>_<type><tier suffix>; its kernel loads <type>, widens it to f32
+ * lanes, computes <op> with the tier's math function for the type
+ * (ACTK_MATH_<tier> below) in f32 registers, narrows once with round to
+ * nearest even and stores <type> (the vector contract's vf_load_<type> and
+ * vf_store_<type>): one pass, no scratch.
  *
  * Adding a unary op: its math header (src/math/, included below), one line
  * in ACTK_FOR_EACH_UNARY, its declaration in include/actk.h, its double
@@ -25,17 +27,31 @@
  * Invoke a list with at least an empty extra argument, ACTK_FOR_EACH_UNARY(X, ),
  * and give X a trailing "..." if it does not use the extras. */
 
-/* Element types: X(type, storage C type). */
-#define ACTK_FOR_EACH_TYPE(X, ...) X(f32, float, __VA_ARGS__)
+/* Element types: X(type, storage C type, core suffix, bound in ULP of the
+ * type). The core suffix names a tier's math for the type where the tier has
+ * one per type (ACTK_MATH_fast). A bound other than 0 replaces the tier's:
+ * the 16-bit types are faithful in every tier (strictly within 1 ULP of the
+ * type, that ULP taken at the true value). */
+#define ACTK_FOR_EACH_TYPE(X, ...)                                                                 \
+  X(f32, float, , 0.0, __VA_ARGS__)                                                                \
+  X(f16, actk_f16, _f16, 1.0, __VA_ARGS__)                                                         \
+  X(bf16, actk_bf16, _bf16, 1.0, __VA_ARGS__)
 
-/* Accuracy tiers: X(tier, public suffix, math suffix, bound in ULP, relative
- * bound). The public suffix is appended to actk_<op>_<type>; the math
- * suffix to the op's math function. The documented bound of every op of the
- * tier over all inputs: at most that many ULP (0: none), and at most that
- * relative error |y - r| / max(|r|, 2^-126) (0: none). */
+/* Accuracy tiers: X(tier, public suffix, bound in ULP, relative bound). The
+ * public suffix is appended to actk_<op>_<type>. The documented bound of
+ * every op of the tier over all inputs (where the type sets none): at most
+ * that many ULP (0: none), and at most that relative error
+ * |y - r| / max(|r|, 2^-126) (0: none). */
 #define ACTK_FOR_EACH_TIER(X, ...)                                                                 \
-  X(accurate, , _v, 2.0, 0.0, __VA_ARGS__)                                                         \
-  X(fast, _fast, _fast_v, 0.0, 0x1p-18, __VA_ARGS__)
+  X(accurate, , 2.0, 0.0, __VA_ARGS__)                                                             \
+  X(fast, _fast, 0.0, 0x1p-18, __VA_ARGS__)
+
+/* A tier's math function for op in a type (core: the type's core suffix).
+ * accurate: the f32 math for every type, so a 16-bit result is the f32
+ * result rounded once; fast: a core per type, the cheapest that meets the
+ * type's bound (erf_fast_v, erf_fast_bf16_v, ...). */
+#define ACTK_MATH_accurate(op, core) op##_v
+#define ACTK_MATH_fast(op, core) op##_fast##core##_v
 
 /* Cost classes (src/plan.h): what the planner weighs a call's length by. */
 
@@ -70,8 +86,8 @@
 #define ACTK_REGISTRY_ENUM_UNARY(op, cost, props, ...) ACTK_UNARY_##op,
 #define ACTK_REGISTRY_ENUM_PARAM(op, cost, u, v, ...) ACTK_PARAM_##op,
 #define ACTK_REGISTRY_ENUM_BIAS(op, f, cost, ...) ACTK_BIAS_##op,
-#define ACTK_REGISTRY_ENUM_TIER(tier, suffix, msuffix, ulp, rel, ...) ACTK_TIER_##tier,
-#define ACTK_REGISTRY_ENUM_TYPE(type, ctype, ...) ACTK_TYPE_##type,
+#define ACTK_REGISTRY_ENUM_TIER(tier, suffix, ulp, rel, ...) ACTK_TIER_##tier,
+#define ACTK_REGISTRY_ENUM_TYPE(type, ctype, core, tulp, ...) ACTK_TYPE_##type,
 typedef enum { ACTK_FOR_EACH_UNARY(ACTK_REGISTRY_ENUM_UNARY, ) ACTK_N_UNARY } actk_unary_id;
 typedef enum { ACTK_FOR_EACH_PARAM(ACTK_REGISTRY_ENUM_PARAM, ) ACTK_N_PARAM } actk_param_id;
 typedef enum { ACTK_FOR_EACH_BIAS(ACTK_REGISTRY_ENUM_BIAS, ) ACTK_N_BIAS } actk_bias_id;
@@ -101,4 +117,5 @@ typedef enum { ACTK_FOR_EACH_TYPE(ACTK_REGISTRY_ENUM_TYPE, ) ACTK_N_TYPES } actk
 #include "math/sigmoid_fast.h" /* the same, fast */
 #include "math/tanh.h"
 #include "math/tanh_fast.h"
+#include "math/fast16.h" /* the fast cores of the 16-bit types */
 #endif

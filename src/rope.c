@@ -6,6 +6,7 @@
 #include "actk.h"
 #include "dispatch.h"
 #include "fpenv.h"
+#include "registry.h"
 #include "runner.h"
 #include "validate.h"
 #include "versioned.h"
@@ -13,10 +14,11 @@
 typedef struct {
   actk_rope_kernel kernel;
   const actk_rope_desc *d;
-  const float *x, *cos_cache, *sin_cache;
+  const char *x;
+  const float *cos_cache, *sin_cache;
   const int64_t *ids;
-  float *y;
-  size_t head, half;
+  char *y;
+  size_t head, half, esize; /* esize: bytes per element of x and y */
 } rope_ctx;
 
 /* Rows [begin, end) (as element offsets, whole rows). In BSHD the heads of
@@ -56,14 +58,15 @@ static void rope_rows(void *p, size_t begin_el, size_t end_el) {
     if (n > r_end - r) n = r_end - r;
     int64_t pos = c->ids ? c->ids[b * S + s] : d->position_start + (int64_t)s;
     size_t off = (size_t)pos * c->half;
-    const float *xr = c->x + r * D;
-    float *yr = c->y + r * D;
+    const size_t es = c->esize;
+    const char *xr = c->x + r * D * es;
+    char *yr = c->y + r * D * es;
     if (c->half)
       c->kernel(xr, yr, n, D, c->cos_cache + off, c->sin_cache + off, cstride, c->half, inter);
-    if (yr != xr && D > 2 * c->half)
+    if (yr != xr && D > 2 * c->half) /* the channels past rotary_dim: copied, bits and all */
       for (size_t i = 0; i < n; i++)
-        memcpy(yr + i * D + 2 * c->half, xr + i * D + 2 * c->half,
-               (D - 2 * c->half) * sizeof(float));
+        memcpy(yr + (i * D + 2 * c->half) * es, xr + (i * D + 2 * c->half) * es,
+               (D - 2 * c->half) * es);
     r += n;
     if (d->layout == ACTK_ROPE_BSHD) {
       h += n;
@@ -81,9 +84,9 @@ static void rope_rows(void *p, size_t begin_el, size_t end_el) {
   }
 }
 
-actk_status actk_rope_f32(actk_pool *pool, const actk_rope_desc *desc, const float *x,
-                          const int64_t *position_ids, const float *cos_cache,
-                          const float *sin_cache, float *y) {
+static actk_status rope_call(actk_pool *pool, actk_type type, size_t esize,
+                             const actk_rope_desc *desc, const void *x, const int64_t *position_ids,
+                             const float *cos_cache, const float *sin_cache, void *y) {
   if (!desc) return ACTK_ERR_NULL_POINTER;
   actk_rope_desc d;
   actk_rope_desc_init(&d);
@@ -91,11 +94,10 @@ actk_status actk_rope_f32(actk_pool *pool, const actk_rope_desc *desc, const flo
     return ACTK_ERR_INVALID_ARGUMENT;
   desc = &d;
   actk_rope_shape shape;
-  actk_status st =
-      actk_check_rope(desc, x, position_ids, cos_cache, sin_cache, y, sizeof(float), &shape);
+  actk_status st = actk_check_rope(desc, x, position_ids, cos_cache, sin_cache, y, esize, &shape);
   if (st != ACTK_OK || shape.elements == 0) return st;
   if (shape.half && (st = actk_check_rope_positions(desc, position_ids)) != ACTK_OK) return st;
-  rope_ctx c = {actk_dispatch_active()->rope,
+  rope_ctx c = {actk_dispatch_active()->rope[type],
                 desc,
                 x,
                 cos_cache,
@@ -103,12 +105,25 @@ actk_status actk_rope_f32(actk_pool *pool, const actk_rope_desc *desc, const flo
                 position_ids,
                 y,
                 shape.head,
-                shape.half};
+                shape.half,
+                esize};
   actk_fpenv env = actk_fpenv_enter();
   actk_run_ranges(pool, ACTK_COST_CHEAP, shape.elements, shape.head, rope_rows, &c);
   actk_fpenv_leave(env);
   return ACTK_OK;
 }
+
+/* actk_rope_<type> for every element type of the registry */
+/* NOLINTBEGIN(bugprone-macro-parentheses): T is a type name */
+#define ACTK_ROPE_API(type, T, ...)                                                                \
+  actk_status actk_rope_##type(actk_pool *pool, const actk_rope_desc *desc, const T *x,            \
+                               const int64_t *position_ids, const float *cos_cache,                \
+                               const float *sin_cache, T *y) {                                     \
+    return rope_call(pool, ACTK_TYPE_##type, sizeof(T), desc, x, position_ids, cos_cache,          \
+                     sin_cache, y);                                                                \
+  }
+ACTK_FOR_EACH_TYPE(ACTK_ROPE_API, )
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 actk_status actk_rope_cache_f32(float *cos_cache, float *sin_cache, size_t max_position,
                                 size_t rotary_dim, double theta) {

@@ -210,15 +210,18 @@ static const float test_swish_alphas[] = {0.25f, 1.0f, 1.702f, 3.0f, -0.5f};
 
 #define TEST_MAX_OPS 64
 
-/* Fills ops[] (TEST_MAX_OPS entries) with the f32 ops of the catalog and
- * returns how many. Names: "gelu", "swish(0.25)", with the tier appended
- * past the first ("gelu/fast"). */
-static inline size_t test_ops(test_op *ops) {
+/* Fills ops[] (TEST_MAX_OPS entries) with the ops of the catalog of one
+ * element type and returns how many. Names: "gelu", "swish(0.25)", with the
+ * tier appended past the first ("gelu/fast") and the type past f32
+ * ("gelu/bf16", "gelu/fast/bf16"). */
+static inline size_t test_ops_of_type(test_op *ops, const char *type) {
   size_t k = 0;
   for (size_t i = 0; i < actk_catalog_size; i++) {
     const actk_op_info *e = &actk_catalog[i];
-    if (strcmp(e->type_name, "f32") != 0) continue;
-    const char *tier = e->tier == 0 ? "" : e->tier_name;
+    if (strcmp(e->type_name, type) != 0) continue;
+    char tier[32];
+    snprintf(tier, sizeof tier, "%s%s%s", e->tier == 0 ? "" : e->tier_name,
+             e->tier != 0 && e->type != 0 ? "/" : "", e->type == 0 ? "" : e->type_name);
     size_t reps = e->shape == ACTK_SHAPE_PARAM ? TEST_N_ALPHAS : 1;
     for (size_t r = 0; r < reps && k < TEST_MAX_OPS; r++, k++) {
       memset(&ops[k], 0, sizeof ops[k]);
@@ -238,6 +241,9 @@ static inline size_t test_ops(test_op *ops) {
   }
   return k;
 }
+
+/* The f32 ops of the catalog. */
+static inline size_t test_ops(test_op *ops) { return test_ops_of_type(ops, "f32"); }
 
 /* The op's double reference at x (bias ops: of the float sum). */
 static inline double test_ref(const test_op *op, double x) {

@@ -138,7 +138,7 @@ static void test_active_and_force(void **state) {
 
 /* CPUID and XCR0, read here independently of the library. */
 typedef struct cpu_bits {
-  int fma, osxsave, avx, avx2, avx512f, avx512dq;
+  int fma, osxsave, avx, f16c, avx2, avx512f, avx512dq, avx512bw, avx512vl;
   unsigned long long xcr0; /* 0 unless OSXSAVE */
 } cpu_bits;
 
@@ -154,12 +154,15 @@ static cpu_bits read_cpu_bits(void) {
     r.fma = (c >> 12) & 1;
     r.osxsave = (c >> 27) & 1;
     r.avx = (c >> 28) & 1;
+    r.f16c = (c >> 29) & 1;
   }
   if (max_leaf >= 7) {
     __cpuid_count(7, 0, a, b, c, d);
     r.avx2 = (b >> 5) & 1;
     r.avx512f = (b >> 16) & 1;
     r.avx512dq = (b >> 17) & 1;
+    r.avx512bw = (b >> 30) & 1;
+    r.avx512vl = (b >> 31) & 1;
   }
   if (r.osxsave) { /* xgetbv is legal only then */
     unsigned lo, hi;
@@ -180,16 +183,19 @@ static int expected_support(actk_isa isa, const cpu_bits *c, char *why, size_t c
   case ACTK_ISA_AVX2: {
     /* XCR0 bits 1, 2: SSE and AVX (YMM) state */
     int ymm = c->osxsave && c->avx && (c->xcr0 & 0x6u) == 0x6u;
-    snprintf(why, cap, "avx2=%d fma=%d osxsave=%d avx=%d xcr0=0x%llx (ymm=%d)", c->avx2, c->fma,
-             c->osxsave, c->avx, c->xcr0, ymm);
-    return c->avx2 && c->fma && ymm;
+    snprintf(why, cap, "avx2=%d fma=%d f16c=%d osxsave=%d avx=%d xcr0=0x%llx (ymm=%d)", c->avx2,
+             c->fma, c->f16c, c->osxsave, c->avx, c->xcr0, ymm);
+    return c->avx2 && c->fma && c->f16c && ymm;
   }
   case ACTK_ISA_AVX512: {
     /* XCR0 bits 1, 2, 5, 6, 7: SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM state */
     int zmm = c->osxsave && (c->xcr0 & 0xe6u) == 0xe6u;
-    snprintf(why, cap, "avx512f=%d avx512dq=%d fma=%d osxsave=%d xcr0=0x%llx (zmm=%d)", c->avx512f,
-             c->avx512dq, c->fma, c->osxsave, c->xcr0, zmm);
-    return c->avx512f && c->avx512dq && c->fma && zmm;
+    snprintf(why, cap,
+             "avx512f=%d avx512dq=%d avx512bw=%d avx512vl=%d fma=%d f16c=%d osxsave=%d "
+             "xcr0=0x%llx (zmm=%d)",
+             c->avx512f, c->avx512dq, c->avx512bw, c->avx512vl, c->fma, c->f16c, c->osxsave,
+             c->xcr0, zmm);
+    return c->avx512f && c->avx512dq && c->avx512bw && c->avx512vl && c->fma && c->f16c && zmm;
   }
   }
   snprintf(why, cap, "no rule in this test");

@@ -55,10 +55,12 @@
   {CAT_COMMON(type, T, op, cost, tier, suffix, ulp, rel), .shape = ACTK_SHAPE_BIAS,                \
    .id = ACTK_BIAS_##op, .ref = actk_ref_##f, .activation = #f},
 
-/* Every (tier, type) of an op, for a per-entry macro M(type, T, op, cost, tier, suffix, ...). */
-#define CAT_TT(type, T, M, op, cost, tier, suffix, ...)                                            \
-  M(type, T, op, cost, tier, suffix, __VA_ARGS__)
-#define CAT_T(tier, suffix, msuffix, ulp, rel, M, op, cost, ...)                                   \
+/* Every (tier, type) of an op, for a per-entry macro M(type, T, op, cost,
+ * tier, suffix, ulp bound, relative bound, ...): a type's own bound (in ULP
+ * of the type) replaces the tier's. */
+#define CAT_TT(type, T, core, tulp, M, op, cost, tier, suffix, ulp, rel, ...)                      \
+  M(type, T, op, cost, tier, suffix, ((tulp) ? (tulp) : (ulp)), ((tulp) ? 0.0 : (rel)), __VA_ARGS__)
+#define CAT_T(tier, suffix, ulp, rel, M, op, cost, ...)                                   \
   ACTK_FOR_EACH_TYPE(CAT_TT, M, op, cost, tier, suffix, ulp, rel, __VA_ARGS__)
 
 #define CAT_UNARY_CALLS(op, cost, props, ...) ACTK_FOR_EACH_TIER(CAT_T, CAT_UNARY_CALL_, op, cost, )

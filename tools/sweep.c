@@ -5,7 +5,9 @@
  * max exceeds --bound or any special value is wrong.
  *
  *   actk_sweep OP [--isa NAME] [--stride S] [--threads N] [--bound B]
- *                 [--tier NAME]      accurate (default)
+ *                 [--tier NAME]      accurate (default) or fast
+ *                 [--type NAME]      f32 (default); f16 or bf16: all 65536 inputs, faithful,
+ *                                    the share correctly rounded, the max in ULPs of the type
  *                 [--alpha A]        for a param op (swish): its alpha (default 1)
  *                 [--bound ULP] [--rel-bound R]   override the tier's bounds (0: none)
  *                 [--mono 1]         also count steps down between neighbouring floats
@@ -306,6 +308,58 @@ static int sweep_one(const actk_op_info *op, float alpha, const actk_impl *impl,
   return ok;
 }
 
+/* A 16-bit type: all 65536 inputs, faithfulness, the share correctly rounded
+ * and the max error in ULPs of the type (as tests/test_types.c measures). */
+static int sweep16_one(const actk_op_info *op, float alpha, const actk_impl *impl,
+                       const actk_impl *vs, int readme) {
+  const actk_fmt16 *f = !strcmp(op->type_name, "f16") ? &actk_fmt_f16 : &actk_fmt_bf16;
+  const uint16_t quiet = (uint16_t)(1u << (f->mant - 1));
+  uint16_t *x = malloc(65536 * 2), *y = malloc(65536 * 2), *y2 = malloc(65536 * 2);
+  if (!x || !y || !y2) return 0;
+  for (uint32_t i = 0; i < 65536; i++) x[i] = (uint16_t)i;
+  job j = {.op = op, .alpha = alpha};
+  run_op(&j, impl, (const float *)(void *)x, (float *)(void *)y, 65536);
+  if (vs) run_op(&j, vs, (const float *)(void *)x, (float *)(void *)y2, 65536);
+  uint64_t correct = 0, counted = 0, unfaithful = 0, nan_bad = 0, mismatches = 0;
+  double worst = 0;
+  uint16_t worst_at = 0, first_bad = 0;
+  for (uint32_t i = 0; i < 65536; i++) {
+    if (vs && y[i] != y2[i] && !mismatches++) first_bad = (uint16_t)i;
+    if ((x[i] & 0x7fffu) > f->inf) {
+      nan_bad += y[i] != (x[i] | quiet);
+      continue;
+    }
+    double r = ref_of(&j, actk_fmt16_value(f, x[i]));
+    actk_check16 c = actk_fmt16_check(f, y[i], r);
+    counted++;
+    correct += (uint64_t)c.correct;
+    if (!c.faithful && !unfaithful++) first_bad = (uint16_t)i;
+    if (c.ulp > worst) worst = c.ulp, worst_at = (uint16_t)i;
+  }
+  double share = 100.0 * (double)correct / (double)counted;
+  char label[48];
+  if (op->shape == ACTK_SHAPE_PARAM)
+    snprintf(label, sizeof label, "%s(%g)", op->name, (double)alpha);
+  else
+    snprintf(label, sizeof label, "%s", op->name);
+  int ok = !unfaithful && !nan_bad && !mismatches;
+  printf("%-10s %-8s %-4s %-6s all 65536: max %.3f ULP of %s at x=0x%04x (%.6g); %.2f%% correctly "
+         "rounded; %" PRIu64 " not faithful; %" PRIu64 " NaNs wrong %s\n",
+         label, op->tier_name, op->type_name, impl->facts.name, worst, f->name, worst_at,
+         actk_fmt16_value(f, worst_at), share, unfaithful, nan_bad, ok ? "ok" : "FAIL");
+  if (unfaithful || mismatches)
+    printf("  first bad input 0x%04x: y=0x%04x (vs %s: 0x%04x)\n", first_bad, y[first_bad],
+           vs ? vs->facts.name : "-", vs ? y2[first_bad] : 0);
+  if (vs) printf("  vs %s: %" PRIu64 " results differ in bits\n", vs->facts.name, mismatches);
+  if (readme)
+    printf("  readme: | %s | %.3f | %.6g | %.2f%% |\n", label, worst, actk_fmt16_value(f, worst_at),
+           share);
+  free(x);
+  free(y);
+  free(y2);
+  return ok;
+}
+
 static const actk_impl *impl_by_name(const char *s) {
   for (int i = 0; actk_isa_name((actk_isa)i); i++) {
     if (strcmp(actk_isa_name((actk_isa)i), s)) continue;
@@ -328,7 +382,7 @@ int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0); /* a long sweep into a file shows each op as it ends */
   const char *opname = argv[1];
   const actk_impl *impl = actk_dispatch_active(), *vs = NULL;
-  const char *tier = "accurate";
+  const char *tier = "accurate", *type = "f32";
   float alpha = 1.0f;
   uint64_t stride = 1;
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -349,6 +403,8 @@ int main(int argc, char **argv) {
       vs = impl_by_name(v);
     else if (!strcmp(a, "--tier"))
       tier = v;
+    else if (!strcmp(a, "--type"))
+      type = v;
     else if (!strcmp(a, "--alpha"))
       alpha = strtof(v, NULL);
     else if (!strcmp(a, "--stride"))
@@ -394,7 +450,7 @@ int main(int argc, char **argv) {
   int ok = 1, any = 0;
   for (size_t i = 0; i < actk_catalog_size; i++) {
     const actk_op_info *op = &actk_catalog[i];
-    if (op->shape == ACTK_SHAPE_BIAS || op->type != ACTK_TYPE_f32 || strcmp(op->tier_name, tier))
+    if (op->shape == ACTK_SHAPE_BIAS || strcmp(op->type_name, type) || strcmp(op->tier_name, tier))
       continue;
     if (strcmp(opname, op->name) && (strcmp(opname, "all") || op->shape != ACTK_SHAPE_UNARY))
       continue;
@@ -402,7 +458,10 @@ int main(int argc, char **argv) {
     bounds bd = {ulp_bound >= 0 ? ulp_bound : op->bound_ulp,
                  rel_bound >= 0 ? rel_bound : op->bound_rel, mono, readme};
     if (mono && (op->props & ACTK_OP_MONOTONE) == 0) bd.mono = 0;
-    ok &= sweep_one(op, alpha, impl, vs, stride, threads, bd, first, span);
+    if (op->esize == 2)
+      ok &= sweep16_one(op, alpha, impl, vs, readme);
+    else
+      ok &= sweep_one(op, alpha, impl, vs, stride, threads, bd, first, span);
   }
   if (!any) {
     fprintf(stderr, "unknown op %s (or tier %s)\n", opname, tier);

@@ -29,32 +29,31 @@
 
 /* ---- unary: y = f(x) ---- */
 
-#define ACTK_UNARY_KERNEL(op, tier, msuffix, type, T)                                              \
-  ACTK_NOINLINE static void ACTK_KNAME(op, type, tier)(const void *xv, void *yv, size_t n) {       \
+#define ACTK_UNARY_KERNEL(name, fn, type, T)                                                       \
+  ACTK_NOINLINE static void name(const void *xv, void *yv, size_t n) {                             \
     const T *x = (const T *)xv;                                                                    \
     T *y = (T *)yv;                                                                                \
     size_t i = 0;                                                                                  \
-    for (; i + VLEN <= n; i += VLEN) vf_store_##type(y + i, op##msuffix(vf_load_##type(x + i)));   \
+    for (; i + VLEN <= n; i += VLEN) vf_store_##type(y + i, fn(vf_load_##type(x + i)));            \
     if (VLEN > 1 && i < n)                                                                         \
-      vf_store_first_##type(y + i, n - i, op##msuffix(vf_load_first_##type(x + i, n - i)));        \
+      vf_store_first_##type(y + i, n - i, fn(vf_load_first_##type(x + i, n - i)));                 \
   }
 
 /* ---- with a parameter: y = f(x, alpha); alpha == v runs unary op u ---- */
 
-#define ACTK_PARAM_KERNEL(op, u, v, tier, msuffix, type, T)                                        \
-  static void ACTK_KNAME(op, type, tier)(const void *xv, void *yv, size_t n, float alpha) {        \
+#define ACTK_PARAM_KERNEL(name, uname, v, fn, type, T)                                             \
+  static void name(const void *xv, void *yv, size_t n, float alpha) {                              \
     if (alpha == (v)) {                                                                            \
-      ACTK_KNAME(u, type, tier)(xv, yv, n);                                                        \
+      uname(xv, yv, n);                                                                            \
       return;                                                                                      \
     }                                                                                              \
     const T *x = (const T *)xv;                                                                    \
     T *y = (T *)yv;                                                                                \
     const vf va = vf_splat(alpha);                                                                 \
     size_t i = 0;                                                                                  \
-    for (; i + VLEN <= n; i += VLEN)                                                               \
-      vf_store_##type(y + i, op##msuffix(vf_load_##type(x + i), va));                              \
+    for (; i + VLEN <= n; i += VLEN) vf_store_##type(y + i, fn(vf_load_##type(x + i), va));        \
     if (VLEN > 1 && i < n)                                                                         \
-      vf_store_first_##type(y + i, n - i, op##msuffix(vf_load_first_##type(x + i, n - i), va));    \
+      vf_store_first_##type(y + i, n - i, fn(vf_load_first_##type(x + i, n - i), va));             \
   }
 
 /* ---- bias: y = f(x + bias[i % width]) ---- */
@@ -75,11 +74,10 @@
 /* Narrow rows would be mostly tail: repeat the bias into a row of at least
  * ACTK_BIAS_MIN_ROW elements first (the same values, so the same results). */
 #define ACTK_BIAS_MIN_ROW 64
-#define ACTK_BIAS_KERNEL(op, f, tier, msuffix, type, T)                                            \
-  ACTK_BIAS_ROW(ACTK_KNAME(op##_nanrow, type, tier), f##msuffix, bias_add, type, T)                \
-  ACTK_BIAS_ROW(ACTK_KNAME(op##_row, type, tier), f##msuffix, vf_add, type, T)                     \
-  static void ACTK_KNAME(op, type, tier)(const void *xv, const void *bv, size_t width, void *yv,   \
-                                         size_t n) {                                               \
+#define ACTK_BIAS_KERNEL(name, nanrow, row_, fn, type, T)                                          \
+  ACTK_BIAS_ROW(nanrow, fn, bias_add, type, T)                                                     \
+  ACTK_BIAS_ROW(row_, fn, vf_add, type, T)                                                         \
+  static void name(const void *xv, const void *bv, size_t width, void *yv, size_t n) {             \
     const T *x = (const T *)xv, *b = (const T *)bv;                                                \
     T *y = (T *)yv;                                                                                \
     T rep[2 * ACTK_BIAS_MIN_ROW];                                                                  \
@@ -92,9 +90,7 @@
       }                                                                                            \
       b = rep;                                                                                     \
     }                                                                                              \
-    void (*row)(const T *, const T *, T *, size_t) = bias_any_nan_##type(b, w)                     \
-                                                         ? ACTK_KNAME(op##_nanrow, type, tier)     \
-                                                         : ACTK_KNAME(op##_row, type, tier);       \
+    void (*row)(const T *, const T *, T *, size_t) = bias_any_nan_##type(b, w) ? nanrow : row_;    \
     size_t i = 0;                                                                                  \
     for (; i + w <= n; i += w) row(x + i, b, y + i, w);                                            \
     if (i < n) row(x + i, b, y + i, n - i);                                                        \
@@ -104,26 +100,34 @@
 
 /* ---- every (op, tier, type) of the registry ---- */
 
+/* NOLINTBEGIN(bugprone-macro-parentheses): T is a type name */
+#define ACTK_I_ANY_NAN(type, T, ...) ACTK_BIAS_ANY_NAN(type, T)
+ACTK_FOR_EACH_TYPE(ACTK_I_ANY_NAN, )
+#define ACTK_I_ROPE(type, T, ...) ACTK_ROPE_KERNELS(type, T)
+ACTK_FOR_EACH_TYPE(ACTK_I_ROPE, )
+/* NOLINTEND(bugprone-macro-parentheses) */
+
 /* unary */
-#define ACTK_I_UNARY_TT(type, T, op, tier, msuffix) ACTK_UNARY_KERNEL(op, tier, msuffix, type, T)
-#define ACTK_I_UNARY_T(tier, suffix, msuffix, ulp, rel, op)                                                  \
-  ACTK_FOR_EACH_TYPE(ACTK_I_UNARY_TT, op, tier, msuffix)
+#define ACTK_I_UNARY_TT(type, T, core, tulp, op, tier)                                             \
+  ACTK_UNARY_KERNEL(ACTK_KNAME(op, type, tier), ACTK_MATH_##tier(op, core), type, T)
+#define ACTK_I_UNARY_T(tier, suffix, ulp, rel, op) ACTK_FOR_EACH_TYPE(ACTK_I_UNARY_TT, op, tier)
 #define ACTK_I_UNARY(op, cost, props, ...) ACTK_FOR_EACH_TIER(ACTK_I_UNARY_T, op)
 ACTK_FOR_EACH_UNARY(ACTK_I_UNARY, )
 
 /* with a parameter */
-#define ACTK_I_PARAM_TT(type, T, op, u, v, tier, msuffix)                                          \
-  ACTK_PARAM_KERNEL(op, u, v, tier, msuffix, type, T)
-#define ACTK_I_PARAM_T(tier, suffix, msuffix, ulp, rel, op, u, v)                                            \
-  ACTK_FOR_EACH_TYPE(ACTK_I_PARAM_TT, op, u, v, tier, msuffix)
+#define ACTK_I_PARAM_TT(type, T, core, tulp, op, u, v, tier)                                       \
+  ACTK_PARAM_KERNEL(ACTK_KNAME(op, type, tier), ACTK_KNAME(u, type, tier), v,                      \
+                    ACTK_MATH_##tier(op, core), type, T)
+#define ACTK_I_PARAM_T(tier, suffix, ulp, rel, op, u, v)                                           \
+  ACTK_FOR_EACH_TYPE(ACTK_I_PARAM_TT, op, u, v, tier)
 #define ACTK_I_PARAM(op, cost, u, v, ...) ACTK_FOR_EACH_TIER(ACTK_I_PARAM_T, op, u, v)
 ACTK_FOR_EACH_PARAM(ACTK_I_PARAM, )
 
 /* bias */
-#define ACTK_I_BIAS_TT(type, T, op, f, tier, msuffix)                                              \
-  ACTK_BIAS_KERNEL(op, f, tier, msuffix, type, T)
-#define ACTK_I_BIAS_T(tier, suffix, msuffix, ulp, rel, op, f)                                                \
-  ACTK_FOR_EACH_TYPE(ACTK_I_BIAS_TT, op, f, tier, msuffix)
+#define ACTK_I_BIAS_TT(type, T, core, tulp, op, f, tier)                                           \
+  ACTK_BIAS_KERNEL(ACTK_KNAME(op, type, tier), ACTK_KNAME(op##_nanrow, type, tier),                \
+                   ACTK_KNAME(op##_row, type, tier), ACTK_MATH_##tier(f, core), type, T)
+#define ACTK_I_BIAS_T(tier, suffix, ulp, rel, op, f) ACTK_FOR_EACH_TYPE(ACTK_I_BIAS_TT, op, f, tier)
 #define ACTK_I_BIAS(op, f, cost, ...) ACTK_FOR_EACH_TIER(ACTK_I_BIAS_T, op, f)
 ACTK_FOR_EACH_BIAS(ACTK_I_BIAS, )
 
@@ -131,12 +135,13 @@ static int bias_has_nan_kernel(const float *b, size_t len) { return bias_any_nan
 
 /* ---- the table ---- */
 
-#define ACTK_T_TT(type, T, op, tier) [ACTK_TYPE_##type] = ACTK_KNAME(op, type, tier),
-#define ACTK_T_T(tier, suffix, msuffix, ulp, rel, op)                                                        \
+#define ACTK_T_TT(type, T, core, tulp, op, tier) [ACTK_TYPE_##type] = ACTK_KNAME(op, type, tier),
+#define ACTK_T_T(tier, suffix, ulp, rel, op)                                                       \
   [ACTK_TIER_##tier] = {ACTK_FOR_EACH_TYPE(ACTK_T_TT, op, tier)},
 #define ACTK_T_UNARY(op, cost, props, ...) [ACTK_UNARY_##op] = {ACTK_FOR_EACH_TIER(ACTK_T_T, op)},
 #define ACTK_T_PARAM(op, cost, u, v, ...) [ACTK_PARAM_##op] = {ACTK_FOR_EACH_TIER(ACTK_T_T, op)},
 #define ACTK_T_BIAS(op, f, cost, ...) [ACTK_BIAS_##op] = {ACTK_FOR_EACH_TIER(ACTK_T_T, op)},
+#define ACTK_T_ROPE(type, T, ...) [ACTK_TYPE_##type] = rope_rows_kernel_##type,
 
 /* NOLINTBEGIN(bugprone-macro-parentheses): the arguments are initializer values */
 #define ACTK_DEFINE_IMPL(sym, isa_facts)                                                           \
@@ -144,7 +149,7 @@ static int bias_has_nan_kernel(const float *b, size_t len) { return bias_any_nan
                          .unary = {ACTK_FOR_EACH_UNARY(ACTK_T_UNARY, )},                           \
                          .param = {ACTK_FOR_EACH_PARAM(ACTK_T_PARAM, )},                           \
                          .bias = {ACTK_FOR_EACH_BIAS(ACTK_T_BIAS, )},                              \
-                         .rope = rope_rows_kernel,                                                 \
+                         .rope = {ACTK_FOR_EACH_TYPE(ACTK_T_ROPE, )},                              \
                          .bias_has_nan = bias_has_nan_kernel};
 /* NOLINTEND(bugprone-macro-parentheses) */
 

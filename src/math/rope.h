@@ -25,46 +25,9 @@ ACTK_INLINE void rope_pair(vf a, vf b, vf c, vf s, vf *ya, vf *yb) {
   *yb = rope_nan(vf_fma(b, c, vf_mul(a, s)));
 }
 
-/* half = rotary_dim / 2; c, s: the position's cache row (half entries). */
-static void rope_split_row(const float *x, const float *c, const float *s, float *y, size_t half) {
-  size_t j = 0;
-  vf ya, yb;
-  for (; j + VLEN <= half; j += VLEN) {
-    rope_pair(vf_load_f32(x + j), vf_load_f32(x + half + j), vf_load_f32(c + j), vf_load_f32(s + j),
-              &ya, &yb);
-    vf_store_f32(y + j, ya);
-    vf_store_f32(y + half + j, yb);
-  }
-  if (VLEN > 1 && j < half) {
-    size_t k = half - j;
-    rope_pair(vf_load_first_f32(x + j, k), vf_load_first_f32(x + half + j, k),
-              vf_load_first_f32(c + j, k), vf_load_first_f32(s + j, k), &ya, &yb);
-    vf_store_first_f32(y + j, k, ya);
-    vf_store_first_f32(y + half + j, k, yb);
-  }
-}
-
 #if VLEN > 1
-/* c2, s2: the cache row expanded to pairs (c0, c0, c1, c1 ..) and
- * (-s0, s0, -s1, s1 ..), rd = 2 half floats each. */
-static void rope_interleaved_pairs(const float *x, const float *c2, const float *s2, float *y,
-                                   size_t rd) {
-  size_t j = 0;
-  for (; j + VLEN <= rd; j += VLEN) {
-    vf v = vf_load_f32(x + j);
-    vf_store_f32(y + j, rope_nan(vf_fma(v, vf_load_f32(c2 + j),
-                                        vf_mul(vf_swap_pairs(v), vf_load_f32(s2 + j)))));
-  }
-  if (j < rd) {
-    size_t k = rd - j;
-    vf v = vf_load_first_f32(x + j, k);
-    vf_store_first_f32(y + j, k,
-                       rope_nan(vf_fma(v, vf_load_first_f32(c2 + j, k),
-                                       vf_mul(vf_swap_pairs(v), vf_load_first_f32(s2 + j, k)))));
-  }
-}
-
-/* Expand (c, s) to pairs, half entries; masked, nothing read past the row. */
+/* Expand (c, s) to pairs (c0, c0, c1, c1 ..) and (-s0, s0, -s1, s1 ..), half
+ * entries each; masked, nothing read past the row. */
 static void rope_expand(const float *c, const float *s, float *c2, float *s2, size_t half) {
   const vf even = vf_even_sign();
   size_t j = 0;
@@ -80,42 +43,107 @@ static void rope_expand(const float *c, const float *s, float *c2, float *s2, si
 }
 #endif
 
-/* Rows sharing one position (cstride 0) or at consecutive positions
- * (cstride = half). The interleaved style expands a cache row once for all
- * the rows that share it, in blocks of 256 pairs. */
-static void rope_rows_kernel(const float *x, float *y, size_t rows, size_t stride, const float *c,
-                             const float *s, size_t cstride, size_t half, int interleaved) {
-  if (!interleaved) {
-    for (size_t i = 0; i < rows; i++)
-      rope_split_row(x + i * stride, c + i * cstride, s + i * cstride, y + i * stride, half);
-    return;
-  }
+/* The row kernels for x and y of one element type (the caches are f32):
+ * ACTK_ROPE_KERNELS(type, T) defines rope_rows_kernel_<type>. */
+/* NOLINTBEGIN(bugprone-macro-parentheses): T is a type name */
 #if VLEN > 1
-  enum { BLOCK = 256 };
-  float c2[2 * BLOCK], s2[2 * BLOCK];
-  size_t group = cstride ? 1 : rows; /* rows that share a cache row */
-  for (size_t r0 = 0; r0 < rows; r0 += group) {
-    const float *cr = c + r0 * cstride, *sr = s + r0 * cstride;
-    for (size_t j0 = 0; j0 < half; j0 += BLOCK) {
-      size_t h = half - j0 < BLOCK ? half - j0 : BLOCK;
-      rope_expand(cr + j0, sr + j0, c2, s2, h);
-      for (size_t i = r0; i < r0 + group; i++)
-        rope_interleaved_pairs(x + i * stride + 2 * j0, c2, s2, y + i * stride + 2 * j0, 2 * h);
-    }
+/* c2, s2: the cache row expanded to pairs (rope_expand), rd = 2 half entries. */
+#define ACTK_ROPE_INTERLEAVED_PAIRS(type, T)                                                       \
+  static void rope_interleaved_pairs_##type(const T *x, const float *c2, const float *s2, T *y,    \
+                                            size_t rd) {                                           \
+    size_t j = 0;                                                                                  \
+    for (; j + VLEN <= rd; j += VLEN) {                                                            \
+      vf v = vf_load_##type(x + j);                                                                \
+      vf_store_##type(y + j, rope_nan(vf_fma(v, vf_load_f32(c2 + j),                               \
+                                             vf_mul(vf_swap_pairs(v), vf_load_f32(s2 + j)))));     \
+    }                                                                                              \
+    if (j < rd) {                                                                                  \
+      size_t k = rd - j;                                                                           \
+      vf v = vf_load_first_##type(x + j, k);                                                       \
+      vf_store_first_##type(                                                                       \
+          y + j, k,                                                                                \
+          rope_nan(vf_fma(v, vf_load_first_f32(c2 + j, k),                                         \
+                          vf_mul(vf_swap_pairs(v), vf_load_first_f32(s2 + j, k)))));               \
+    }                                                                                              \
+  }
+/* The interleaved style expands a cache row once for all the rows that share
+ * it, in blocks of 256 pairs. */
+#define ACTK_ROPE_INTERLEAVED_ROWS(type, T)                                                        \
+  ACTK_ROPE_INTERLEAVED_PAIRS(type, T)                                                             \
+  static void rope_interleaved_rows_##type(const T *x, T *y, size_t rows, size_t stride,           \
+                                           const float *c, const float *s, size_t cstride,         \
+                                           size_t half) {                                          \
+    enum { BLOCK = 256 };                                                                          \
+    float c2[2 * BLOCK], s2[2 * BLOCK];                                                            \
+    size_t group = cstride ? 1 : rows; /* rows that share a cache row */                           \
+    for (size_t r0 = 0; r0 < rows; r0 += group) {                                                  \
+      const float *cr = c + r0 * cstride, *sr = s + r0 * cstride;                                  \
+      for (size_t j0 = 0; j0 < half; j0 += BLOCK) {                                                \
+        size_t h = half - j0 < BLOCK ? half - j0 : BLOCK;                                          \
+        rope_expand(cr + j0, sr + j0, c2, s2, h);                                                  \
+        for (size_t i = r0; i < r0 + group; i++)                                                   \
+          rope_interleaved_pairs_##type(x + i * stride + 2 * j0, c2, s2, y + i * stride + 2 * j0,  \
+                                        2 * h);                                                    \
+      }                                                                                            \
+    }                                                                                              \
   }
 #else
-  for (size_t i = 0; i < rows; i++) {
-    const float *xr = x + i * stride, *cr = c + i * cstride, *sr = s + i * cstride;
-    float *yr = y + i * stride;
-    for (size_t j = 0; j < half; j++) {
-      vf ya, yb;
-      rope_pair(vf_load_f32(xr + 2 * j), vf_load_f32(xr + 2 * j + 1), vf_load_f32(cr + j),
-                vf_load_f32(sr + j), &ya, &yb);
-      vf_store_f32(yr + 2 * j, ya);
-      vf_store_f32(yr + 2 * j + 1, yb);
-    }
+/* one lane: the pairs directly, with the same rope_pair */
+#define ACTK_ROPE_INTERLEAVED_ROWS(type, T)                                                        \
+  static void rope_interleaved_rows_##type(const T *x, T *y, size_t rows, size_t stride,           \
+                                           const float *c, const float *s, size_t cstride,         \
+                                           size_t half) {                                          \
+    for (size_t i = 0; i < rows; i++) {                                                            \
+      const T *xr = x + i * stride;                                                                \
+      const float *cr = c + i * cstride, *sr = s + i * cstride;                                    \
+      T *yr = y + i * stride;                                                                      \
+      for (size_t j = 0; j < half; j++) {                                                          \
+        vf ya, yb;                                                                                 \
+        rope_pair(vf_load_##type(xr + 2 * j), vf_load_##type(xr + 2 * j + 1), vf_load_f32(cr + j), \
+                  vf_load_f32(sr + j), &ya, &yb);                                                  \
+        vf_store_##type(yr + 2 * j, ya);                                                           \
+        vf_store_##type(yr + 2 * j + 1, yb);                                                       \
+      }                                                                                            \
+    }                                                                                              \
   }
 #endif
-}
+
+/* Split-half: plain vectors of a (channels j), b (j + half), c, s. */
+#define ACTK_ROPE_KERNELS(type, T)                                                                 \
+  static void rope_split_row_##type(const T *x, const float *c, const float *s, T *y,              \
+                                    size_t half) {                                                 \
+    size_t j = 0;                                                                                  \
+    vf ya, yb;                                                                                     \
+    for (; j + VLEN <= half; j += VLEN) {                                                          \
+      rope_pair(vf_load_##type(x + j), vf_load_##type(x + half + j), vf_load_f32(c + j),           \
+                vf_load_f32(s + j), &ya, &yb);                                                     \
+      vf_store_##type(y + j, ya);                                                                  \
+      vf_store_##type(y + half + j, yb);                                                           \
+    }                                                                                              \
+    if (VLEN > 1 && j < half) {                                                                    \
+      size_t k = half - j;                                                                         \
+      rope_pair(vf_load_first_##type(x + j, k), vf_load_first_##type(x + half + j, k),             \
+                vf_load_first_f32(c + j, k), vf_load_first_f32(s + j, k), &ya, &yb);               \
+      vf_store_first_##type(y + j, k, ya);                                                         \
+      vf_store_first_##type(y + half + j, k, yb);                                                  \
+    }                                                                                              \
+  }                                                                                                \
+  ACTK_ROPE_INTERLEAVED_ROWS(type, T)                                                              \
+  /* Rows sharing one position (cstride 0) or at consecutive positions                             \
+   * (cstride = half). */                                                                          \
+  static void rope_rows_kernel_##type(const void *xv, void *yv, size_t rows, size_t stride,        \
+                                      const float *c, const float *s, size_t cstride, size_t half, \
+                                      int interleaved) {                                           \
+    const T *x = (const T *)xv;                                                                    \
+    T *y = (T *)yv;                                                                                \
+    if (interleaved) {                                                                             \
+      rope_interleaved_rows_##type(x, y, rows, stride, c, s, cstride, half);                       \
+      return;                                                                                      \
+    }                                                                                              \
+    for (size_t i = 0; i < rows; i++)                                                              \
+      rope_split_row_##type(x + i * stride, c + i * cstride, s + i * cstride, y + i * stride,      \
+                            half);                                                                 \
+  }
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 #endif

@@ -4,7 +4,9 @@
 #define ACTK_X86_VEC_AVX2_H
 
 #include <immintrin.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef __m256 vf;
 typedef __m256i vi;
@@ -77,6 +79,54 @@ static inline vf vf_load_first_f32(const float *p, size_t k) {
 }
 static inline void vf_store_first_f32(float *p, size_t k, vf a) {
   _mm256_maskstore_ps(p, vi_first_lanes(k), a);
+}
+
+/* 16-bit types (the semantics: src/scalar/vec_scalar.h). f16: F16C. bf16:
+ * the bits shifted, and round to nearest even done on the integer bits. AVX2
+ * has no 16-bit masked loads or stores: tails go through a zeroed vector's
+ * worth of stack (the same arithmetic, nothing read or written past k). */
+static inline vf vf_load_f16(const uint16_t *p) {
+  return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)p));
+}
+static inline void vf_store_f16(uint16_t *p, vf a) {
+  _mm_storeu_si128((__m128i *)(void *)p,
+                   _mm256_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+static inline vf vf_load_bf16(const uint16_t *p) {
+  __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
+  return _mm256_castsi256_ps(_mm256_slli_epi32(w, 16));
+}
+static inline __m128i vf_narrow_bf16(vf a) {
+  __m256i u = _mm256_castps_si256(a);
+  __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+  __m256i r = _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7fff)), lsb);
+  r = _mm256_srli_epi32(r, 16);
+  __m256i q = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x40));
+  r = _mm256_blendv_epi8(r, q, _mm256_castps_si256(_mm256_cmp_ps(a, a, _CMP_UNORD_Q)));
+  return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+}
+static inline void vf_store_bf16(uint16_t *p, vf a) {
+  _mm_storeu_si128((__m128i *)(void *)p, vf_narrow_bf16(a));
+}
+static inline vf vf_load_first_f16(const uint16_t *p, size_t k) {
+  uint16_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  memcpy(t, p, k * sizeof *p);
+  return vf_load_f16(t);
+}
+static inline void vf_store_first_f16(uint16_t *p, size_t k, vf a) {
+  uint16_t t[8];
+  vf_store_f16(t, a);
+  memcpy(p, t, k * sizeof *p);
+}
+static inline vf vf_load_first_bf16(const uint16_t *p, size_t k) {
+  uint16_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  memcpy(t, p, k * sizeof *p);
+  return vf_load_bf16(t);
+}
+static inline void vf_store_first_bf16(uint16_t *p, size_t k, vf a) {
+  uint16_t t[8];
+  vf_store_bf16(t, a);
+  memcpy(p, t, k * sizeof *p);
 }
 
 #endif

@@ -79,4 +79,48 @@ static inline void vf_store_first_f32(float *p, size_t k, vf a) {
   _mm512_mask_storeu_ps(p, first_lanes(k), a);
 }
 
+/* 16-bit types (the semantics: src/scalar/vec_scalar.h). f16: VCVTPH2PS and
+ * VCVTPS2PH (exact IEEE, no DAZ/FTZ); bf16: the bits shifted, and round to
+ * nearest even on the integer bits (VCVTNEPS2BF16 flushes subnormals, so it
+ * cannot be used). Tails: 16-bit masked loads (AVX-512 BW + VL) and stores. */
+static inline vf vf_load_f16(const uint16_t *p) {
+  return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)p));
+}
+static inline __m256i vf_narrow_f16(vf a) {
+  return _mm512_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+static inline void vf_store_f16(uint16_t *p, vf a) {
+  _mm256_storeu_si256((__m256i *)(void *)p, vf_narrow_f16(a));
+}
+static inline vf vf_widen_bf16(__m256i h) {
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+}
+static inline vf vf_load_bf16(const uint16_t *p) {
+  return vf_widen_bf16(_mm256_loadu_si256((const __m256i *)(const void *)p));
+}
+/* the rounded bits in the low 16 of each 32-bit lane */
+static inline __m512i vf_round_bf16(vf a) {
+  __m512i u = _mm512_castps_si512(a);
+  __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+  __m512i r = _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7fff)), lsb);
+  r = _mm512_srli_epi32(r, 16);
+  __m512i q = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40));
+  return _mm512_mask_blend_epi32(_mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), r, q);
+}
+static inline void vf_store_bf16(uint16_t *p, vf a) {
+  _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtepi32_epi16(vf_round_bf16(a)));
+}
+static inline vf vf_load_first_f16(const uint16_t *p, size_t k) {
+  return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(first_lanes(k), p));
+}
+static inline void vf_store_first_f16(uint16_t *p, size_t k, vf a) {
+  _mm256_mask_storeu_epi16(p, first_lanes(k), vf_narrow_f16(a));
+}
+static inline vf vf_load_first_bf16(const uint16_t *p, size_t k) {
+  return vf_widen_bf16(_mm256_maskz_loadu_epi16(first_lanes(k), p));
+}
+static inline void vf_store_first_bf16(uint16_t *p, size_t k, vf a) {
+  _mm512_mask_cvtepi32_storeu_epi16(p, first_lanes(k), vf_round_bf16(a));
+}
+
 #endif

@@ -1,0 +1,397 @@
+/* The 16-bit types, exhaustively: for every op of the catalog in f16 and
+ * bf16, both tiers, on every ISA, all 65536 inputs:
+ *   - faithful against the double reference rounded once to the type (the
+ *     result is the true value if the type holds it, else one of the two
+ *     values around it; infinity only where the true value rounds to it;
+ *     bias ops: the reference of the f32 sum x + bias);
+ *   - NaN in gives the input NaN quieted (sign and payload kept), x's NaN
+ *     first for the bias ops;
+ *   - every ISA gives the scalar ISA's bits;
+ *   - the share correctly rounded and the maximum error (in ULPs of the type)
+ *     are exactly README's table for the type and tier ("<!-- accuracy:
+ *     bf16 accurate -->" ...): the table is the measurement, so a change of
+ *     the arithmetic that moves either fails here until the table moves too;
+ *     the accurate tier is correctly rounded on at least 99.9% of the inputs;
+ *   - element i depends on x[i] only: calls at offsets 1..3 and lengths
+ *     across the vector widths give the same bits as the full call, and a
+ *     tail ending at a PROT_NONE page reads nothing past it;
+ *   - a large call through a pool (which takes the parallel branch) gives the
+ *     serial call's bits.
+ * Caught: a narrowing that truncated instead of rounding to nearest (every
+ * op unfaithful), a NaN turned into infinity by the bf16 rounding without its
+ * NaN guard, and a chunk start of a 16-bit call off the 16-element grid. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "actk_test.h"
+#include "readme_table.h"
+#include "runner.h"
+
+#define N16 65536u
+#define WIDTH 4096 /* bias ops: rows of 4096 (N16 is 16 of them) */
+
+typedef struct {
+  const char *type;
+  const actk_fmt16 *fmt;
+  uint16_t quiet; /* the quiet bit of a NaN */
+} type16;
+
+static const type16 g_types[] = {{"f16", &actk_fmt_f16, 0x0200u},
+                                 {"bf16", &actk_fmt_bf16, 0x0040u}};
+
+static uint16_t g_x[N16], g_bias[N16];
+static test_op g_ops[2 * TEST_MAX_OPS];
+static const type16 *g_type_of[2 * TEST_MAX_OPS];
+static size_t g_n_ops;
+
+/* README's tables, per type and tier */
+#define MAX_ROWS 32
+static readme_row g_doc[2][4][MAX_ROWS];
+static int g_n_doc[2][4];
+static const char *g_readme;
+
+static int type_index(const type16 *t) { return t == &g_types[0] ? 0 : 1; }
+
+static float value_f(const type16 *t, uint16_t h) { return (float)actk_fmt16_value(t->fmt, h); }
+
+/* The reference of element i (bias ops: of the f32 sum). */
+static double ref_at(const test_op *op, const type16 *t, size_t i, size_t width) {
+  float x = value_f(t, g_x[i]);
+  if (op->kind == OP_BIAS) x = x + value_f(t, g_bias[i % width]);
+  return test_ref(op, (double)x);
+}
+
+/* The NaN an input NaN must give, or 0 if element i has no NaN input. */
+static int nan_expected(const test_op *op, const type16 *t, size_t i, size_t width,
+                        uint16_t *want) {
+  uint16_t x = g_x[i], inf = t->fmt->inf;
+  if ((x & 0x7fffu) > inf) {
+    *want = x | t->quiet;
+    return 1;
+  }
+  if (op->kind == OP_BIAS) {
+    uint16_t b = g_bias[i % width];
+    if ((b & 0x7fffu) > inf) {
+      *want = b | t->quiet;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static uint16_t *g_scalar[2 * TEST_MAX_OPS]; /* the scalar ISA's results, per op */
+static double *g_ref[2 * TEST_MAX_OPS];      /* the references, per op, made once */
+
+static const double *refs_of(size_t k) {
+  if (!g_ref[k]) {
+    g_ref[k] = malloc(N16 * sizeof(double));
+    if (!g_ref[k]) abort();
+    for (size_t i = 0; i < N16; i++) g_ref[k][i] = ref_at(&g_ops[k], g_type_of[k], i, WIDTH);
+  }
+  return g_ref[k];
+}
+
+static void check_all_inputs(void **state) {
+  test_case *tc = *state;
+  const test_op *op = tc->op;
+  const size_t k = (size_t)(op - g_ops);
+  const type16 *t = g_type_of[k];
+  test_use_isa(tc);
+  uint16_t *y = malloc(N16 * sizeof *y);
+  assert_non_null(y);
+  actk_status s = test_call(op, NULL, g_x, g_bias, WIDTH, y, N16);
+  test_check(s == ACTK_OK, "%s: status %s", tc->name, test_status_name(s));
+
+  const double *refs = refs_of(k);
+  size_t correct = 0, unfaithful = 0, first_bad = 0, counted = 0, worst_at = 0;
+  double worst = 0;
+  for (size_t i = 0; i < N16; i++) {
+    uint16_t want;
+    if (nan_expected(op, t, i, WIDTH, &want)) {
+      test_check(y[i] == want, "%s(0x%04x) = 0x%04x: want the NaN quieted, 0x%04x", tc->name,
+                 g_x[i], y[i], want);
+      continue;
+    }
+    double r = refs[i];
+    actk_check16 c = actk_fmt16_check(t->fmt, y[i], r);
+    counted++;
+    correct += (size_t)c.correct;
+    if (!c.faithful && unfaithful++ == 0) first_bad = i;
+    if (c.ulp > worst) {
+      worst = c.ulp;
+      worst_at = i;
+    }
+  }
+  double share = 100.0 * (double)correct / (double)counted;
+  print_message("%-28s max %.3f ULP of %s at x=0x%04x (%.6g); %.2f%% correctly rounded\n", tc->name,
+                worst, t->type, g_x[worst_at], (double)value_f(t, g_x[worst_at]), share);
+  if (unfaithful) {
+    size_t i = first_bad;
+    double r = ref_at(op, t, i, WIDTH);
+    test_fail("%s: %zu of %zu inputs not faithful; first x=0x%04x (%.9g): got 0x%04x (%.9g), "
+              "reference %.17g (rounds to 0x%04x)",
+              tc->name, unfaithful, counted, g_x[i], (double)value_f(t, g_x[i]), y[i],
+              actk_fmt16_value(t->fmt, y[i]), r, actk_fmt16_round(t->fmt, r));
+  }
+  if (op->info->tier == 0)
+    test_check(share >= 99.9, "%s: %.3f%% correctly rounded, under the accurate tier's 99.9%%",
+               tc->name, share);
+
+  /* bit identity with the scalar ISA (which runs first: ISAs in the header's order) */
+  if (tc->isa == ACTK_ISA_SCALAR) {
+    g_scalar[k] = y;
+  } else {
+    test_check(g_scalar[k] != NULL, "%s: no scalar results to compare with", tc->name);
+    for (size_t i = 0; i < N16; i++)
+      if (y[i] != g_scalar[k][i]) {
+        uint16_t got = y[i], want = g_scalar[k][i];
+        free(y);
+        test_fail("%s: x=0x%04x gives 0x%04x, the scalar ISA 0x%04x", tc->name, g_x[i], got, want);
+      }
+    free(y);
+  }
+
+  if (op->kind != OP_UNARY) return; /* README documents the unary ops */
+  const int ti = type_index(t), tier = op->info->tier;
+  const readme_row *row = NULL;
+  for (int r = 0; r < g_n_doc[ti][tier]; r++)
+    if (!strcmp(g_doc[ti][tier][r].op, op->info->name)) row = &g_doc[ti][tier][r];
+  test_check(row, "%s: README's table \"%s %s\" has no row for %s", tc->name, t->type,
+             op->info->tier_name, op->info->name);
+  test_check(fabs(worst - row->max) <= 0.0015 && fabs(share - row->within_half_pct) <= 0.006,
+             "%s: measured %.3f ULP at 0x%04x and %.2f%% correctly rounded over all inputs; README "
+             "says %.3f ULP and %.2f%%: update the table (tools/actk_sweep %s --type %s --tier %s "
+             "--readme 1)",
+             tc->name, worst, g_x[worst_at], share, row->max, row->within_half_pct, op->info->name,
+             t->type, op->info->tier_name);
+}
+
+/* Bias rows of any width give the bits of the same (x, bias) pairs in one
+ * wide row (narrow rows are repeated into a wider one by the kernel). */
+static void check_bias_widths(const test_case *tc) {
+  static const size_t widths[] = {1, 2, 3, 7, 16, 17, 63, 64, 65, 100};
+  enum { ROWS = 9 };
+  uint16_t x[100 * ROWS], wide[100 * ROWS], want[100 * ROWS], got[100 * ROWS];
+  for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+    const size_t w = widths[wi], n = w * ROWS;
+    for (size_t i = 0; i < n; i++) {
+      x[i] = g_x[(i * 7u + 3u * wi) % N16];
+      wide[i] = g_bias[(i % w) * 13u + wi];
+    }
+    assert_int_equal(test_call(tc->op, NULL, x, wide, n, want, n), ACTK_OK);
+    assert_int_equal(test_call(tc->op, NULL, x, wide, w, got, n), ACTK_OK);
+    for (size_t i = 0; i < n; i++)
+      test_check(got[i] == want[i],
+                 "%s: width %zu, element %zu (x=0x%04x, bias=0x%04x): 0x%04x, one wide row gives "
+                 "0x%04x",
+                 tc->name, w, i, x[i], wide[i], got[i], want[i]);
+  }
+}
+
+/* Offsets and lengths: the same bits as the full call (made above, per ISA). */
+static void check_offsets(void **state) {
+  test_case *tc = *state;
+  const test_op *op = tc->op;
+  test_use_isa(tc); /* first: the teardown restores what it saved */
+  if (op->kind == OP_BIAS) {
+    check_bias_widths(tc);
+    return;
+  }
+  uint16_t *full = malloc(N16 * sizeof *full), *y = malloc((N16 + 8) * sizeof *y);
+  assert_non_null(full);
+  assert_non_null(y);
+  assert_int_equal(test_call(op, NULL, g_x, NULL, 0, full, N16), ACTK_OK);
+  static const size_t lengths[] = {1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 100};
+  for (size_t o = 1; o < 4; o++)
+    for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; li++) {
+      size_t n = lengths[li];
+      for (size_t at = 0; at + o + n <= N16; at += 21841) {
+        memset(y, 0xee, (n + 8) * sizeof *y);
+        assert_int_equal(test_call(op, NULL, g_x + at + o, NULL, 0, y + o, n), ACTK_OK);
+        for (size_t i = 0; i < n; i++)
+          test_check(y[o + i] == full[at + o + i],
+                     "%s: x at offset %zu, n=%zu: element %zu is 0x%04x, the full call's 0x%04x",
+                     tc->name, at + o, n, i, y[o + i], full[at + o + i]);
+        test_check(y[0] == 0xeeeeu && y[o + n] == 0xeeeeu, "%s: n=%zu wrote outside y", tc->name,
+                   n);
+      }
+    }
+  /* a tail that ends at an inaccessible page: nothing past n is read or written */
+  long page = sysconf(_SC_PAGESIZE);
+  char *map =
+      mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  assert_true(map != MAP_FAILED);
+  assert_int_equal(mprotect(map + page, (size_t)page, PROT_NONE), 0);
+  test_watch_faults();
+  for (size_t n = 1; n <= 40; n++) {
+    uint16_t *xe = (uint16_t *)(void *)(map + page) - n;
+    memcpy(xe, g_x + 12345, n * sizeof *xe);
+    snprintf(test_context, sizeof test_context, "%s, n=%zu in place at a page end", tc->name, n);
+    assert_int_equal(test_call(op, NULL, xe, NULL, 0, xe, n), ACTK_OK);
+    for (size_t i = 0; i < n; i++)
+      test_check(xe[i] == full[12345 + i], "%s: n=%zu at a page end: element %zu differs", tc->name,
+                 n, i);
+  }
+  munmap(map, 2 * (size_t)page);
+  free(full);
+  free(y);
+}
+
+/* A large 16-bit call through a pool: the parallel branch, the serial bits. */
+static void check_pool(void **state) {
+  (void)state;
+  print_message("ISA %s (%s)\n", actk_isa_name(actk_isa_active()), actk_isa_reason());
+  const size_t n = 64 * N16;
+  uint16_t *x = malloc(n * sizeof *x), *want = malloc(n * sizeof *want), *got = malloc(n * 2);
+  assert_non_null(x);
+  assert_non_null(want);
+  assert_non_null(got);
+  for (size_t i = 0; i < n; i++) x[i] = g_x[(i * 40503u) % N16];
+  actk_pool_config c;
+  actk_pool_config_init(&c);
+  c.threads = 3;
+  actk_pool *pool;
+  assert_int_equal(actk_pool_create(&c, &pool), ACTK_OK);
+  for (size_t k = 0; k < g_n_ops; k++) {
+    const test_op *op = &g_ops[k];
+    if (op->kind == OP_SWISH && op->alpha != test_swish_alphas[0]) continue;
+    assert_int_equal(test_call(op, NULL, x, g_bias, WIDTH, want, n), ACTK_OK);
+    unsigned long before = atomic_load(&actk_runner_parallel_calls);
+    /* twice: the first call may find the workers asleep and stay serial */
+    for (int rep = 0; rep < 2; rep++)
+      assert_int_equal(test_call(op, pool, x, g_bias, WIDTH, got, n), ACTK_OK);
+    test_check(atomic_load(&actk_runner_parallel_calls) > before,
+               "%.40s: a call of %zu elements on a 3-thread pool never took the parallel branch",
+               op->name, n);
+    test_check(memcmp(want, got, n * 2) == 0,
+               "%.40s: the pool's result differs from the serial one", op->name);
+  }
+  actk_pool_destroy(pool);
+  free(x);
+  free(want);
+  free(got);
+}
+
+/* RoPE in each type: every rotated channel faithful to the double rotation of
+ * its (widened) pair with the f32 caches, NaN inputs giving the type's default
+ * NaN, the channels past rotary_dim copied bit for bit, every ISA the scalar
+ * ISA's bits, both styles and layouts, with position ids and without. */
+static void check_rope(void **state) {
+  (void)state;
+  enum { B = 2, S = 5, H = 3, D = 40, RD = 32, MAXP = 16, N = B * S * H * D };
+  static float cs[MAXP * RD / 2], sn[MAXP * RD / 2];
+  assert_int_equal(actk_rope_cache_f32(cs, sn, MAXP, RD, 10000.0), ACTK_OK);
+  const int64_t ids[B * S] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3};
+  uint16_t x[N], y[N], ys[N];
+  const actk_isa saved = actk_isa_active();
+  for (int ti = 0; ti < 2; ti++) {
+    const type16 *t = &g_types[ti];
+    for (size_t i = 0; i < N; i++) {
+      uint16_t h = (uint16_t)(((i * 2654435761u) >> 13) & 0x3fffu); /* |x| < 2 (f16), 2^-? .. */
+      h = (uint16_t)(h | ((i & 1) ? 0x8000u : 0u));
+      if (t == &g_types[1]) h = (uint16_t)(h ^ 0x3000u); /* bf16: near 1 */
+      x[i] = h;
+    }
+    x[5] = (uint16_t)(t->fmt->inf | 1u); /* a signalling NaN */
+    x[D + 7] = t->fmt->inf;              /* +inf */
+    for (int style = 0; style < 2; style++)
+      for (int layout = 0; layout < 2; layout++)
+        for (int with_ids = 0; with_ids < 2; with_ids++) {
+          actk_rope_desc d;
+          actk_rope_desc_init(&d);
+          d.batch = B, d.seq_len = S, d.heads = H, d.head_size = D, d.rotary_dim = RD;
+          d.layout = (actk_rope_layout)layout, d.style = (actk_rope_style)style;
+          d.max_position = MAXP, d.position_start = 2;
+          const int64_t *pid = with_ids ? ids : NULL;
+          for (int isa = 0; isa < test_n_isa(); isa++) {
+            if (!actk_isa_supported((actk_isa)isa)) continue;
+            assert_int_equal(actk_isa_force((actk_isa)isa), ACTK_OK);
+            const actk_status st = t == &g_types[0]
+                                       ? actk_rope_f16(NULL, &d, x, pid, cs, sn, isa ? y : ys)
+                                       : actk_rope_bf16(NULL, &d, x, pid, cs, sn, isa ? y : ys);
+            test_check(st == ACTK_OK, "rope %s: status %s", t->type, test_status_name(st));
+            if (isa)
+              test_check(memcmp(y, ys, sizeof y) == 0,
+                         "rope %s style %d layout %d ids %d: %s differs from scalar", t->type,
+                         style, layout, with_ids, actk_isa_name((actk_isa)isa));
+          }
+          /* the reference, from the scalar results' positions */
+          for (size_t row = 0; row < (size_t)B * S * H; row++) {
+            size_t b, sq;
+            if (layout == ACTK_ROPE_BSHD)
+              b = row / (S * H), sq = (row / H) % S;
+            else
+              b = row / (S * H), sq = row % S;
+            int64_t pos = with_ids ? ids[b * S + sq] : 2 + (int64_t)sq;
+            const uint16_t *xr = x + row * D, *yr = ys + row * D;
+            for (size_t j = 0; j < RD / 2; j++) {
+              size_t ia = style ? 2 * j : j, ib = style ? 2 * j + 1 : j + RD / 2;
+              double a = actk_fmt16_value(t->fmt, xr[ia]), bv = actk_fmt16_value(t->fmt, xr[ib]);
+              double c = cs[pos * (RD / 2) + j], sv = sn[pos * (RD / 2) + j];
+              double ra = a * c - bv * sv, rb = bv * c + a * sv;
+              const uint16_t dnan = (uint16_t)(t->fmt->inf | t->quiet);
+              for (int k = 0; k < 2; k++) {
+                double r = k ? rb : ra;
+                uint16_t got = yr[k ? ib : ia];
+                if (isnan(a) || isnan(bv) || isnan(r)) {
+                  test_check(got == dnan, "rope %s: a NaN channel gives 0x%04x, not 0x%04x",
+                             t->type, got, dnan);
+                  continue;
+                }
+                actk_check16 ck = actk_fmt16_check(t->fmt, got, r);
+                test_check(ck.faithful,
+                           "rope %s style %d layout %d: row %zu pair %zu: 0x%04x, reference %.9g",
+                           t->type, style, layout, row, j, got, r);
+              }
+            }
+            test_check(memcmp(xr + RD, yr + RD, (D - RD) * 2) == 0,
+                       "rope %s: the channels past rotary_dim are not copied", t->type);
+          }
+        }
+  }
+  actk_isa_force(saved);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s README.md\n", argv[0]);
+    return 2;
+  }
+  g_readme = argv[1];
+  for (uint32_t i = 0; i < N16; i++) {
+    g_x[i] = (uint16_t)i;
+    g_bias[i] = (uint16_t)((i * 2654435761u) >> 16); /* every pattern, NaNs included */
+  }
+  char err[512];
+  for (int ti = 0; ti < 2; ti++)
+    for (size_t i = 0; i < actk_catalog_size; i++) {
+      const actk_op_info *e = &actk_catalog[i];
+      if (strcmp(e->type_name, g_types[ti].type) != 0 || e->tier >= 4 || g_n_doc[ti][e->tier])
+        continue;
+      char key[64];
+      snprintf(key, sizeof key, "%s %s", g_types[ti].type, e->tier_name);
+      g_n_doc[ti][e->tier] =
+          readme_accuracy(g_readme, key, g_doc[ti][e->tier], MAX_ROWS, err, sizeof err);
+      if (g_n_doc[ti][e->tier] < 0) {
+        fprintf(stderr, "test_types: %s\n", err);
+        return 1;
+      }
+    }
+  for (int ti = 0; ti < 2; ti++) {
+    size_t n = test_ops_of_type(g_ops + g_n_ops, g_types[ti].type);
+    for (size_t i = 0; i < n; i++) g_type_of[g_n_ops + i] = &g_types[ti];
+    g_n_ops += n;
+  }
+  if (g_n_ops == 0) return 1;
+  int failed = test_run_op_isa_group("types: all 65536 inputs", g_ops, g_n_ops, check_all_inputs);
+  failed +=
+      test_run_op_isa_group("types: offsets, lengths, page ends", g_ops, g_n_ops, check_offsets);
+  const struct CMUnitTest more[] = {cmocka_unit_test(check_pool), cmocka_unit_test(check_rope)};
+  failed += cmocka_run_group_tests_name("types: pools, RoPE", more, NULL, NULL);
+  for (size_t k = 0; k < g_n_ops; k++) {
+    free(g_scalar[k]);
+    free(g_ref[k]);
+  }
+  return failed != 0;
+}
