@@ -12,8 +12,8 @@
 // steadier than ratios of numbers taken minutes apart. The copy column is the
 // control: if it moves between rows, the machine's memory bandwidth moved.
 //
-//   actk_ratio [--isa NAME] [--ops a,b,c] [--peers a,b,c] [--repeats R]
-//              [--calls C] [--big-calls C] [--quick]
+//   actk_ratio [--isa NAME] [--ops a,b,c] [--peers a,b,c] [--clock wall|thread]
+//              [--repeats R] [--calls C] [--big-calls C] [--quick]
 //
 // --isa takes any ISA the library names (scalar, avx2, avx512, ...); it
 // forces actk only: each peer runs the code it was built for (eigen, sleef:
@@ -23,7 +23,10 @@
 // column name). Defaults: the best supported ISA (as dispatch ranks them,
 // whatever ACTK_ISA says; the first line names it), every op and peer, R = 15,
 // C = 20 calls per repeat at 64 Ki, 3 at 4 Mi (each 4 Mi call streams 32 MiB);
-// --quick: R = 7, C = 5 and 1.
+// --quick: R = 7, C = 5 and 1. --clock thread times each block by the calling
+// thread's CPU time instead of the wall clock (default): on a machine shared
+// with other work, time spent descheduled then stops counting (everything
+// measured runs on the calling thread; the check below says if not).
 //
 // Columns, all ns per element, medians over the repeats:
 //   op         the op; the accurate and fast tiers share its row
@@ -40,8 +43,9 @@
 //   copy       memcpy of the same bytes (the control)
 //   spread     the largest (p75 - p25) / median of acc, fast and best: the
 //              noise gauge of the ratios
-//   4Mi/64Ki   (4 Mi table only) fast's per-element time at 4 Mi over 64 Ki
-//              (> 1: the op became memory-bound or cache-hostile)
+//   acc4M/64K, fast4M/64K  (4 Mi table only) each tier's per-element time at
+//              4 Mi over its 64 Ki one (> 1: the op became memory-bound or
+//              cache-hostile)
 //
 // Confirming what was measured: before timing, every kernel's output on the
 // same input is compared with actk accurate's: actk fast must be within 2^-17
@@ -51,15 +55,17 @@
 // "off", not timed; that does not make the exit status non-zero. actk's status
 // is checked on every call and the active ISA before and after every block;
 // peers that report errors (bench_ops.h's error()) are checked after every
-// block. Exit status 1 when an actk call failed, the ISA changed or actk fast
-// failed its check; 2 for bad arguments.
+// block, and a column during whose blocks the process's other threads used
+// more than 5% of the calling thread's CPU time is named under the table
+// (every kernel here is meant to run on the calling thread alone). Exit status 1 when an actk call
+// failed, the ISA changed or actk fast failed its check; 2 for bad arguments.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <ctime>
 #include <vector>
 
 #include "bench_ops.h"
@@ -67,11 +73,16 @@
 namespace {
 
 using namespace actkb;
-using clk = std::chrono::steady_clock;
+double now_ns(clockid_t id) {
+  timespec ts;
+  clock_gettime(id, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
 
 struct options {
   actk_isa isa;
   int repeats = 15, calls = 20, big_calls = 3;
+  bool thread_clock = false;
   std::vector<std::string> ops, peers; // empty: all
 };
 
@@ -92,8 +103,8 @@ quartiles quart(std::vector<double> v) {
 
 int usage(const char *argv0) {
   std::fprintf(stderr,
-               "usage: %s [--isa NAME] [--ops a,b,c] [--peers a,b,c] [--repeats R] [--calls C]\n"
-               "          [--big-calls C] [--quick]\n"
+               "usage: %s [--isa NAME] [--ops a,b,c] [--peers a,b,c] [--clock wall|thread]\n"
+               "          [--repeats R] [--calls C] [--big-calls C] [--quick]\n"
                "  NAME: one of",
                argv0);
   for (int v = 0; actk_isa_name((actk_isa)v); v++)
@@ -151,6 +162,7 @@ struct column {
   const baseline *peer; // PEER
   kernel_fn fn;         // PEER, COPY
   bool off = false, err = false;
+  double others = 0; // max over blocks: other threads' CPU time / this thread's
   std::vector<double> t;
   column(kind_t k, const char *nm, const bench_op *o, const baseline *p, kernel_fn f)
       : kind(k), name(nm), op(o), peer(p), fn(f) {}
@@ -196,6 +208,12 @@ int main(int argc, char **argv) {
         return usage(argv[0]);
       }
       isa_given = true;
+    } else if (!std::strcmp(a, "--clock") && i + 1 < argc) {
+      const char *c = argv[++i];
+      if (!std::strcmp(c, "thread"))
+        opt.thread_clock = true;
+      else if (std::strcmp(c, "wall"))
+        return usage(argv[0]);
     } else if (!std::strcmp(a, "--ops") && i + 1 < argc) {
       opt.ops = split(argv[++i]);
     } else if (!std::strcmp(a, "--peers") && i + 1 < argc) {
@@ -271,7 +289,7 @@ int main(int argc, char **argv) {
   std::fflush(stdout);
 
   const size_t sizes[2] = {65536, 4194304};
-  std::vector<double> small_fast(rows.size(), NAN);
+  std::vector<double> small_acc(rows.size(), NAN), small_fast(rows.size(), NAN);
   int status = 0;
   for (int si = 0; si < 2; si++) {
     const size_t n = sizes[si];
@@ -284,8 +302,9 @@ int main(int argc, char **argv) {
     std::vector<std::string> notes;
 
     std::printf("\nn = %zu (%zu KiB in + out), %d interleaved repeats x %d calls, medians, "
-                "ns/element\n",
-                n, n * 8 / 1024, opt.repeats, calls);
+                "ns/element (%s)\n",
+                n, n * 8 / 1024, opt.repeats, calls,
+                opt.thread_clock ? "thread CPU time" : "wall clock");
     std::string head;
     char cell[160];
     std::snprintf(cell, sizeof cell, "%-15s %7s %7s", "op", "acc", "fast");
@@ -295,7 +314,7 @@ int main(int argc, char **argv) {
       head += cell;
     }
     std::snprintf(cell, sizeof cell, " %9s %-11s %8s %8s %6s %6s%s", "fast/best", "best",
-                  "acc/best", "libm", "copy", "spread", si == 1 ? "  4Mi/64Ki" : "");
+                  "acc/best", "libm", "copy", "spread", si == 1 ? "  acc4M/64K fast4M/64K" : "");
     head += cell;
     std::printf("%s\n", head.c_str());
 
@@ -358,11 +377,16 @@ int main(int argc, char **argv) {
         }
       }
 
-      auto time_block = [&](auto &&body) {
-        auto t0 = clk::now();
-        for (int c = 0; c < calls; c++) body();
-        auto t1 = clk::now();
-        return std::chrono::duration<double, std::nano>(t1 - t0).count() / ((double)calls * n);
+      // Wall (or thread CPU) time per element of one block of calls; the
+      // process's CPU time beside the thread's shows work on other threads.
+      auto time_block = [&](column &c, auto &&body) {
+        const double w0 = now_ns(CLOCK_MONOTONIC), t0 = now_ns(CLOCK_THREAD_CPUTIME_ID),
+                     p0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+        for (int k = 0; k < calls; k++) body();
+        const double p1 = now_ns(CLOCK_PROCESS_CPUTIME_ID), t1 = now_ns(CLOCK_THREAD_CPUTIME_ID),
+                     w1 = now_ns(CLOCK_MONOTONIC);
+        c.others = std::max(c.others, ((p1 - p0) - (t1 - t0)) / (t1 - t0));
+        c.t.push_back((opt.thread_clock ? t1 - t0 : w1 - w0) / ((double)calls * (double)n));
       };
       const size_t nc = cols.size();
       for (int r = 0; r < opt.repeats && !actk_bad; r++) {
@@ -371,10 +395,10 @@ int main(int argc, char **argv) {
           if (c.off || c.err) continue;
           if (c.kind == column::ACTK) {
             if (actk_isa_active() != opt.isa) actk_bad = true, why = "active isa changed";
-            c.t.push_back(time_block([&] { run_actk_checked(c.op); }));
+            time_block(c, [&] { run_actk_checked(c.op); });
             if (actk_isa_active() != opt.isa) actk_bad = true, why = "active isa changed";
           } else {
-            c.t.push_back(time_block([&] { c.fn(x, bias, w, y, n); }));
+            time_block(c, [&] { c.fn(x, bias, w, y, n); });
             if (c.peer && c.peer->error)
               if (const char *e = c.peer->error()) {
                 notes.push_back(std::string(c.name) + " " + rw.name + ": " + e);
@@ -383,6 +407,15 @@ int main(int argc, char **argv) {
           }
         }
       }
+      for (const column &c : cols)
+        if (c.others > 0.05) {
+          char buf[160];
+          std::snprintf(buf, sizeof buf,
+                        "%s %s: other threads of the process used up to %.0f%% of its thread's "
+                        "CPU time while it was timed",
+                        c.name, rw.name, 100.0 * c.others);
+          notes.push_back(buf);
+        }
       if (actk_bad) {
         std::printf("%-15s actk failed: %s\n", rw.name, why.c_str());
         status = 1;
@@ -453,9 +486,10 @@ int main(int argc, char **argv) {
       std::snprintf(cell, sizeof cell, " %6.3f %5.1f%%", quart(cc->t).med, 100.0 * spread);
       line += cell;
       if (si == 0) {
-        small_fast[o] = fast_t;
-      } else if (cf) {
-        std::snprintf(cell, sizeof cell, "  %8.2f", fast_t / small_fast[o]);
+        small_acc[o] = qa.med, small_fast[o] = fast_t;
+      } else {
+        std::snprintf(cell, sizeof cell, "  %9.2f %10.2f", qa.med / small_acc[o],
+                      fast_t / small_fast[o]); // NaN: a row missing at 64 Ki or no fast tier
         line += cell;
       }
       std::printf("%s\n", line.c_str());

@@ -47,29 +47,32 @@ struct state {
 
 const char *g_error = nullptr;
 
+// Initializes s in place (the chunk operator keeps a pointer to s.scratch).
+void init(state &s) {
+  if (xnn_initialize(nullptr) != xnn_status_success) {
+    s.why = "xnn_initialize failed";
+    return;
+  }
+  if (xnn_create_sigmoid_nc_f32(1, 1, 1, 0, &s.whole) != xnn_status_success ||
+      xnn_create_sigmoid_nc_f32(1, 1, 1, 0, &s.chunk) != xnn_status_success ||
+      xnn_create_sigmoid_nc_f32(1, 1, 1, 0, &s.tail) != xnn_status_success) {
+    s.why = "xnn_create_sigmoid_nc_f32 failed";
+    return;
+  }
+  std::memset(s.scratch, 0, sizeof s.scratch);
+  if (xnn_setup_sigmoid_nc_f32(s.chunk, kChunk, s.scratch, s.scratch, nullptr) !=
+      xnn_status_success) {
+    s.why = "xnn_setup_sigmoid_nc_f32 failed";
+    return;
+  }
+  s.ok = true;
+  s.why = nullptr;
+}
+
 state &st() {
-  static state s = [] {
-    state r;
-    if (xnn_initialize(nullptr) != xnn_status_success) {
-      r.why = "xnn_initialize failed";
-      return r;
-    }
-    if (xnn_create_sigmoid_nc_f32(1, 1, 1, 0, &r.whole) != xnn_status_success ||
-        xnn_create_sigmoid_nc_f32(1, 1, 1, 0, &r.chunk) != xnn_status_success ||
-        xnn_create_sigmoid_nc_f32(1, 1, 1, 0, &r.tail) != xnn_status_success) {
-      r.why = "xnn_create_sigmoid_nc_f32 failed";
-      return r;
-    }
-    std::memset(r.scratch, 0, sizeof r.scratch);
-    if (xnn_setup_sigmoid_nc_f32(r.chunk, kChunk, r.scratch, r.scratch, nullptr) !=
-        xnn_status_success) {
-      r.why = "xnn_setup_sigmoid_nc_f32 failed";
-      return r;
-    }
-    r.ok = true;
-    r.why = nullptr;
-    return r;
-  }();
+  static state s;
+  static const bool once = (init(s), true);
+  (void)once;
   return s;
 }
 
