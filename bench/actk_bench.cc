@@ -7,8 +7,12 @@
 //         bytes: the memory-bound floor)
 //   IMPL  actk_<ISA> for every ISA the library names and this machine supports
 //         (actk_scalar, actk_avx2, actk_avx512, ...; forced with actk_isa_force),
-//         and every baseline library built that has the op (bench_ops.h:
-//         libm, the plain scalar loop; eigen, Eigen 3.4 AVX2; sleef, SLEEF u10 AVX2)
+//         for both tiers (gelu/actk_avx512, gelu_fast/actk_avx512), and, on the
+//         accurate tier's name only, every baseline library built that runs
+//         here and has the op (bench_ops.h, in its order: libm, the plain
+//         scalar loop; eigen, eigen512: Eigen 3.4 AVX2, AVX-512; sleef,
+//         sleef512, sleef512u35: SLEEF u10 AVX2, u10 and u35 AVX-512;
+//         xnnpack; onednn), e.g. gelu/onednn/65536
 //   N     16 64 4096 65536 2097152 (512 x 4096) 4194304
 // Bias ops use rows of width 4096 (width = N when N < 4096).
 //
@@ -19,6 +23,8 @@
 //   actk_bench --benchmark_filter='^gelu/'           one op, all impls and sizes
 //   actk_bench --benchmark_filter='/65536/'          every op at 64 Ki
 //   actk_bench --benchmark_filter='actk_avx512|eigen'  two impls
+//   actk_bench --benchmark_filter='^gelu(_fast)?/(actk_avx512|onednn)/65536'
+//                                                    both tiers against a peer
 //   actk_bench --benchmark_min_time=0.1              quicker, noisier
 #include <benchmark/benchmark.h>
 
@@ -110,16 +116,32 @@ void bm_actk(benchmark::State &state, const bench_op &op, actk_isa isa, size_t n
   set_counters(state, n, loop_ns);
 }
 
-void bm_kernel(benchmark::State &state, kernel_fn k, size_t n) {
+// A baseline's kernel (or the copy floor: b == nullptr). One untimed call
+// first (oneDNN makes its primitive for this size there); a baseline that
+// reports an error (bench_ops.h's error()) before or after the timed loop
+// fails instead of reporting a number.
+void bm_kernel(benchmark::State &state, const baseline *b, kernel_fn k, size_t n) {
   const data_set &d = data_for(n);
   const size_t w = bias_width_for(n);
+  k(d.x, d.bias, w, d.y, n);
+  const char *e = b && b->error ? b->error() : nullptr;
+  if (e) {
+    state.SkipWithError(e);
+    return;
+  }
   const auto t0 = bclock::now();
   for (auto _ : state) {
     k(d.x, d.bias, w, d.y, n);
     benchmark::DoNotOptimize(d.y);
     benchmark::ClobberMemory();
   }
-  set_counters(state, n, ns_since(t0));
+  const double loop_ns = ns_since(t0);
+  e = b && b->error ? b->error() : nullptr;
+  if (e) {
+    state.SkipWithError(e);
+    return;
+  }
+  set_counters(state, n, loop_ns);
 }
 
 void reg(const std::string &name, std::function<void(benchmark::State &)> fn) {
@@ -157,6 +179,11 @@ int main(int argc, char **argv) {
   benchmark::AddCustomContext("actk_cpu", actk_cpu_summary());
   benchmark::AddCustomContext("input", input_description());
   benchmark::AddCustomContext("baselines", libs);
+  for (const baseline *b : baselines())
+    if (b->runnable())
+      benchmark::AddCustomContext(std::string("baseline_") + b->name,
+                                  std::string(b->describes) +
+                                      (b->runtime ? std::string("; ") + b->runtime() : ""));
 
   bool first = true;
   for (const bench_op &op : bench_ops()) {
@@ -166,14 +193,16 @@ int main(int argc, char **argv) {
     for (size_t n : kSizes) {
       const std::string tail = "/" + std::to_string(n);
       if (first)
-        reg("copy/memcpy" + tail, [n](benchmark::State &s) { bm_kernel(s, copy_kernel, n); });
+        reg("copy/memcpy" + tail,
+            [n](benchmark::State &s) { bm_kernel(s, nullptr, copy_kernel, n); });
       for (actk_isa isa : isas)
         reg(base + "actk_" + actk_isa_name(isa) + tail,
             [&op, isa, n](benchmark::State &s) { bm_actk(s, op, isa, n); });
       if (op.info->tier) continue; /* baselines once per op */
       for (const baseline *b : baselines()) {
         kernel_fn k = b->runnable() ? baseline_kernel(b, op.name) : nullptr;
-        if (k) reg(base + b->name + tail, [k, n](benchmark::State &s) { bm_kernel(s, k, n); });
+        if (k)
+          reg(base + b->name + tail, [b, k, n](benchmark::State &s) { bm_kernel(s, b, k, n); });
       }
     }
     first = false;

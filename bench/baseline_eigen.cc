@@ -1,8 +1,12 @@
-// Baseline (c): Eigen 3.4 array expressions, vectorized for AVX2 + FMA. This
-// file alone is compiled with -mavx2 -mfma; call it only when
-// simd_baselines_runnable(). Only plain pointers cross its boundary, and
-// everything it defines is in an anonymous namespace, so no AVX2-compiled
-// inline function can be picked by the linker for the portable files.
+// Baseline "eigen": Eigen 3.4 array expressions, vectorized for AVX2 + FMA.
+// This file is compiled with -mavx2 -mfma; call it only when
+// simd_baselines_runnable(). baseline_eigen512.cc includes it with
+// ACTK_EIGEN_512 defined and -mavx512f -mavx512dq -mavx512vl -mfma: the same
+// expressions on Eigen's 16-float AVX-512 packets (baseline "eigen512", call
+// only when avx512_baselines_runnable()). Only plain pointers cross the
+// boundary, and everything defined here is in an anonymous namespace, so no
+// AVX2- or AVX-512-compiled inline function can be picked by the linker for
+// the portable files.
 //
 // Eigen's float erf, tanh and logistic are its own fast packet versions
 // (EIGEN_FAST_MATH, the default): generic_fast_erf_float, generic_fast_tanh_float
@@ -12,8 +16,14 @@
 #include <Eigen/Core>
 #include <unsupported/Eigen/SpecialFunctions>
 
-#if !defined(EIGEN_VECTORIZE_AVX2) || !defined(EIGEN_VECTORIZE_FMA)
-#error "baseline_eigen.cc must be compiled with -mavx2 -mfma"
+#if defined(ACTK_EIGEN_512)
+#if !defined(EIGEN_VECTORIZE_AVX512) || !defined(EIGEN_VECTORIZE_AVX512DQ) ||                      \
+    !defined(EIGEN_VECTORIZE_FMA)
+#error "baseline_eigen512.cc must be compiled with -mavx512f -mavx512dq -mavx512vl -mfma"
+#endif
+#elif !defined(EIGEN_VECTORIZE_AVX2) || !defined(EIGEN_VECTORIZE_FMA) ||                           \
+    defined(EIGEN_VECTORIZE_AVX512)
+#error "baseline_eigen.cc must be compiled with -mavx2 -mfma (and no AVX-512 flags)"
 #endif
 
 namespace actkb {
@@ -92,8 +102,26 @@ const named_kernel eigen_table[] = {
 };
 } // namespace
 
+#if defined(ACTK_EIGEN_512)
+const baseline eigen512_baseline = {
+    "eigen512",
+    "Eigen 3.4 array expressions, -mavx512f -mavx512dq -mavx512vl -mfma (Packet16f; its fast "
+    "erf/tanh/logistic; gelu = 0.5x(1 + erf(x/sqrt2)), gelu_tanh = 0.5x(1 + tanh(u)))",
+    avx512_baselines_runnable,
+    eigen_table,
+    sizeof eigen_table / sizeof eigen_table[0],
+    nullptr,
+    nullptr};
+#else
 const baseline eigen_baseline = {
-    "eigen", "Eigen 3.4 array expressions, AVX2 + FMA (its fast erf/tanh/logistic)",
-    simd_baselines_runnable, eigen_table, sizeof eigen_table / sizeof eigen_table[0]};
+    "eigen",
+    "Eigen 3.4 array expressions, -mavx2 -mfma (Packet8f; its fast erf/tanh/logistic; gelu = "
+    "0.5x(1 + erf(x/sqrt2)), gelu_tanh = 0.5x(1 + tanh(u)))",
+    simd_baselines_runnable,
+    eigen_table,
+    sizeof eigen_table / sizeof eigen_table[0],
+    nullptr,
+    nullptr};
+#endif
 
 } // namespace actkb

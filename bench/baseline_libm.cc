@@ -1,4 +1,4 @@
-// Baseline (a): the plain libm loop an engine without a kernel library writes.
+// Baseline "libm": the plain libm loop an engine without a kernel library writes.
 // Built with the project's ordinary flags (no -mavx2, -ffp-contract=off): glibc's
 // scalar erff/tanhf/expf per element, as-is.
 #include "bench_ops.h"
@@ -62,7 +62,12 @@ const named_kernel libm_table[] = {
 } // namespace
 
 const baseline libm_baseline = {
-    "libm", "the plain libm loop an engine without a kernel library writes (glibc, scalar)",
-    always_runnable, libm_table, sizeof libm_table / sizeof libm_table[0]};
+    "libm",
+    "the plain libm loop an engine without a kernel library writes (glibc, scalar)",
+    always_runnable,
+    libm_table,
+    sizeof libm_table / sizeof libm_table[0],
+    nullptr,
+    nullptr};
 
 } // namespace actkb

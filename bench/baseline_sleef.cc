@@ -1,4 +1,4 @@
-// Baseline (d): SLEEF 3.5, 1.0-ULP AVX2 functions (Sleef_erff8_u10avx2,
+// Baseline "sleef": SLEEF 3.5, 1.0-ULP AVX2 functions (Sleef_erff8_u10avx2,
 // Sleef_tanhf8_u10avx2, Sleef_expf8_u10avx2), 8 floats at a time; the ops
 // SLEEF lacks are written from those the way a user would (sigmoid =
 // 1 / (1 + exp(-x)), gelu from erf, gelu_tanh from tanh). Tails go through a
@@ -102,7 +102,14 @@ const named_kernel sleef_table[] = {
 } // namespace
 
 const baseline sleef_baseline = {
-    "sleef", "SLEEF 3.5 u10 AVX2 functions, the missing ops composed from them",
-    simd_baselines_runnable, sleef_table, sizeof sleef_table / sizeof sleef_table[0]};
+    "sleef",
+    "SLEEF 3.5 u10 AVX2 (Sleef_erff8/tanhf8/expf8_u10avx2), -mavx2 -mfma; sigmoid = 1/(1 + "
+    "exp(-x)), silu/quick_gelu = x sigmoid(ax), gelu = 0.5x(1 + erf(x/sqrt2)), gelu_tanh = "
+    "0.5x(1 + tanh(u))",
+    simd_baselines_runnable,
+    sleef_table,
+    sizeof sleef_table / sizeof sleef_table[0],
+    nullptr,
+    nullptr};
 
 } // namespace actkb

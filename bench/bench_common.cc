@@ -34,8 +34,21 @@ const std::vector<const baseline *> &baselines() {
 #if defined(ACTK_BENCH_HAVE_EIGEN)
     &eigen_baseline,
 #endif
+#if defined(ACTK_BENCH_HAVE_EIGEN512)
+    &eigen512_baseline,
+#endif
 #if defined(ACTK_BENCH_HAVE_SLEEF)
     &sleef_baseline,
+#endif
+#if defined(ACTK_BENCH_HAVE_SLEEF512)
+    &sleef512_baseline,
+    &sleef512u35_baseline,
+#endif
+#if defined(ACTK_BENCH_HAVE_XNNPACK)
+    &xnnpack_baseline,
+#endif
+#if defined(ACTK_BENCH_HAVE_ONEDNN)
+    &onednn_baseline,
 #endif
   };
   return v;
@@ -59,6 +72,14 @@ void copy_kernel(const float *x, const float *, size_t, float *y, size_t n) {
 }
 
 bool simd_baselines_runnable() { return actk_isa_supported(ACTK_ISA_AVX2) != 0; }
+
+bool avx512_baselines_runnable() {
+#if defined(__x86_64__) || defined(__i386__)
+  return actk_isa_supported(ACTK_ISA_AVX512) != 0 && __builtin_cpu_supports("avx512vl");
+#else
+  return false;
+#endif
+}
 
 float *alloc_floats(size_t n) {
   size_t bytes = (n * sizeof(float) + 63) / 64 * 64;

@@ -1,12 +1,16 @@
-// Shared pieces of the actk benchmarks (actk_bench, actk_ratio): the op list
-// (from the catalog), the actk entry points behind one signature, the
-// baselines (by library and op name), the input data.
+// Shared pieces of the actk benchmarks (actk_bench, actk_ratio, peer_accuracy):
+// the op list (from the catalog), the actk entry points behind one signature,
+// the baselines (by library and op name), the input data.
 //
 // Every kernel here has the bias kernels' shape; unary ops ignore bias and
 // width. Baselines live in their own translation units so each gets its own
-// compiler flags: baseline_libm.cc is built like the rest of the project,
-// baseline_eigen.cc and baseline_sleef.cc with -mavx2 -mfma (and must only be
-// called when the CPU and OS can run AVX2: see simd_baselines_runnable()).
+// compiler flags: baseline_libm.cc is built like the rest of the project;
+// baseline_eigen.cc, baseline_sleef.cc and baseline_xnnpack.cc with -mavx2
+// -mfma (call them only when simd_baselines_runnable()); baseline_eigen512.cc
+// and baseline_sleef512.cc with -mavx512f -mavx512dq -mavx512vl -mfma (only
+// when avx512_baselines_runnable()); baseline_onednn.cc without target flags
+// (oneDNN dispatches by itself). Each is optional: bench/CMakeLists.txt
+// builds the ones whose library it finds.
 #ifndef ACTK_BENCH_OPS_H
 #define ACTK_BENCH_OPS_H
 
@@ -37,15 +41,25 @@ struct named_kernel {
   kernel_fn fn;
 };
 struct baseline {
-  const char *name;      // "libm", "eigen", ...
-  const char *describes; // one line: version, flags, accuracy notes
+  const char *name;      // "libm", "eigen", ... (a column header: short, no spaces)
+  const char *describes; // one line: version, flags, how the ops are made, threads
   bool (*runnable)();
   const named_kernel *kernels;
   size_t count;
+  // Optional (nullptr: none). runtime(): what the library chose at run time
+  // (its ISA, implementation names, thread count), for the output's header;
+  // call it only when runnable(). error(): nullptr while every call since
+  // the last error() call succeeded, else what failed (and clears it). A
+  // failing call also fills y with NaN, so output checks catch it too.
+  const char *(*runtime)();
+  const char *(*error)();
 };
-// Each library's file defines one (baseline_<lib>.cc); the list holds those
-// found at configure time, libm first.
-extern const baseline libm_baseline, eigen_baseline, sleef_baseline;
+// Each library's file defines its baselines (baseline_<lib>.cc); the list
+// holds those found at configure time, in this fixed order (the order of
+// actk_ratio's columns): libm, eigen, eigen512, sleef, sleef512, sleef512u35,
+// xnnpack, onednn.
+extern const baseline libm_baseline, eigen_baseline, eigen512_baseline, sleef_baseline,
+    sleef512_baseline, sleef512u35_baseline, xnnpack_baseline, onednn_baseline;
 const std::vector<const baseline *> &baselines();
 // The baseline named name if it was built and runs here, else nullptr.
 const baseline *find_baseline(const char *name);
@@ -67,6 +81,9 @@ void copy_kernel(const float *x, const float *bias, size_t width, float *y, size
 
 // True when the CPU and OS can run the -mavx2 -mfma baselines.
 bool simd_baselines_runnable();
+// True when the CPU and OS can run the -mavx512f -mavx512dq -mavx512vl -mfma
+// baselines (actk's avx512 ISA, which needs F + DQ and ZMM state, plus VL).
+bool avx512_baselines_runnable();
 
 // 64-byte aligned, zero-filled (so every page is touched before timing).
 float *alloc_floats(size_t n);

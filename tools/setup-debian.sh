@@ -13,8 +13,10 @@ packages=(
   build-essential cmake pkg-config
   # dependencies: CPU facts (libcpuid, optional), tests (cmocka), bench harness
   libcpuid-dev libcmocka-dev libbenchmark-dev
-  # optional bench baselines (bench/CMakeLists.txt skips them when absent)
-  libeigen3-dev libsleef-dev
+  # optional bench baselines (bench/CMakeLists.txt skips them when absent);
+  # libxnnpack-dev's header needs libpthreadpool-dev's. (bench/mlas/run.sh,
+  # not part of CI, also needs nodejs npm python3-onnx.)
+  libeigen3-dev libsleef-dev libxnnpack-dev libpthreadpool-dev libdnnl-dev
   # CI: the second compiler, and tools/lint.sh (clang-format, cppcheck,
   # clang-tidy; git ls-files picks the files to check)
   clang clang-tidy clang-format cppcheck git
