@@ -257,17 +257,6 @@ _pool_create = _fn(
 _pool_destroy = _fn("actk_pool_destroy", None, _vp)
 _pool_default = _fn("actk_pool_default", _vp)
 _pool_threads = _fn("actk_pool_threads", ctypes.c_uint, _vp)
-_rope = _fn(
-    "actk_rope_f32",
-    _status,
-    _vp,
-    ctypes.POINTER(_RopeDesc),
-    _vp,
-    _vp,
-    _vp,
-    _vp,
-    _vp,
-)
 _rope_cache = _fn("actk_rope_cache_f32", _status, _vp, _vp, _size, _size, ctypes.c_double)
 
 _isa_best = _fn("actk_isa_best", ctypes.c_int)
@@ -287,8 +276,8 @@ UNARY_OPS = {
 }
 PARAM_OPS = {"swish": "x * sigmoid(alpha x)"}
 BIAS_OPS = {"bias_gelu": "gelu", "bias_gelu_tanh": "gelu_tanh"}  # op -> its activation
-TIERS = {"accurate": ""}  # tier -> the C name's suffix
-TYPES = ("f32",)
+TIERS = {"accurate": "", "fast": "_fast"}  # tier -> the C name's suffix
+TYPES = ("f32", "f16", "bf16")
 
 
 def _c_name(op, dtype="f32", tier="accurate"):
@@ -305,13 +294,23 @@ def c_functions():
     )
 
 
-_C = {}
-for _op in UNARY_OPS:
-    _C[_op] = _fn(_c_name(_op), _status, _vp, _vp, _vp, _size)
-for _op in PARAM_OPS:
-    _C[_op] = _fn(_c_name(_op), _status, _vp, _vp, _vp, _size, ctypes.c_float)
-for _op in BIAS_OPS:
-    _C[_op] = _fn(_c_name(_op), _status, _vp, _vp, _vp, _size, _vp, _size)
+_C = {}  # (op, type, tier) -> the C function
+for _t in TYPES:
+    for _tier in TIERS:
+        for _op in UNARY_OPS:
+            _C[_op, _t, _tier] = _fn(_c_name(_op, _t, _tier), _status, _vp, _vp, _vp, _size)
+        for _op in PARAM_OPS:
+            _C[_op, _t, _tier] = _fn(
+                _c_name(_op, _t, _tier), _status, _vp, _vp, _vp, _size, ctypes.c_float
+            )
+        for _op in BIAS_OPS:
+            _C[_op, _t, _tier] = _fn(
+                _c_name(_op, _t, _tier), _status, _vp, _vp, _vp, _size, _vp, _size
+            )
+_ROPE = {
+    _t: _fn("actk_rope_%s" % _t, _status, _vp, ctypes.POINTER(_RopeDesc), _vp, _vp, _vp, _vp, _vp)
+    for _t in TYPES
+}
 
 
 def _check(status, function):
@@ -564,35 +563,114 @@ def _ptr(a):
     return a.ctypes.data if a.size else None
 
 
-def _out_for(x, out):
+# The element types: how each is held in numpy. f16 is np.float16; bf16 has
+# no numpy dtype: its 16-bit patterns in a uint16 array (or an ml_dtypes
+# bfloat16 array, whose dtype is named "bfloat16").
+_DTYPE_NAMES = {
+    "f32": "f32", "float32": "f32",
+    "f16": "f16", "float16": "f16", "half": "f16",
+    "bf16": "bf16", "bfloat16": "bf16",
+}
+
+
+def _type_of(x, dtype, name="x"):
+    """The actk type of array x, given the dtype= argument (None: from x)."""
+    if not isinstance(x, np.ndarray):
+        raise TypeError(
+            "%s must be a numpy.ndarray (float32, float16, or uint16 with dtype='bfloat16'), "
+            "got %s" % (name, type(x).__name__)
+        )
+    if dtype is not None:
+        key = dtype if isinstance(dtype, str) else np.dtype(dtype).name
+        t = _DTYPE_NAMES.get(str(key).lower())
+        if t is None:
+            raise ValueError(
+                "dtype must be 'float32', 'float16' or 'bfloat16', got %r" % (dtype,)
+            )
+        return t
+    if x.dtype == np.float32:
+        return "f32"
+    if x.dtype == np.float16:
+        return "f16"
+    if x.dtype.name == "bfloat16":
+        return "bf16"
+    if x.dtype == np.uint16:
+        raise TypeError(
+            "%s is uint16: say what its 16-bit patterns are with dtype='bfloat16' (or "
+            "'float16')" % name
+        )
+    raise TypeError(
+        "%s must be float32, float16 or bfloat16 (uint16 with dtype='bfloat16'), got %s: the "
+        "binding makes no silent copies; pass np.asarray(%s, dtype=np.float32)"
+        % (name, x.dtype, name)
+    )
+
+
+def _storage(t, x):
+    """The numpy dtypes that hold actk type t: x's own where it is one of them."""
+    if t == "f32":
+        return (np.dtype(np.float32),)
+    if t == "f16":
+        return (np.dtype(np.float16), np.dtype(np.uint16))
+    allowed = (np.dtype(np.uint16),)
+    if x.dtype.name == "bfloat16":
+        allowed += (x.dtype,)
+    return allowed
+
+
+def _typed(a, name, t, like, writeable=False):
+    """Checks a as _array does, for an actk type t (storage dtypes: _storage)."""
+    allowed = _storage(t, like)
+    if not isinstance(a, np.ndarray):
+        raise TypeError("%s must be a numpy.ndarray, got %s" % (name, type(a).__name__))
+    if a.dtype not in allowed:
+        raise TypeError(
+            "%s must be %s for %s, got %s: the binding makes no silent copies"
+            % (name, " or ".join(d.name for d in allowed), t, a.dtype)
+        )
+    return _array(a, name, dtype=a.dtype, writeable=writeable)
+
+
+def _out_for(x, out, t="f32"):
     if out is None:
         return np.empty_like(x, order="C")
-    _array(out, "out", writeable=True)
+    _typed(out, "out", t, x, writeable=True)
     if out.shape != x.shape:
         raise ValueError("out has shape %s, x has shape %s" % (out.shape, x.shape))
     return out
 
 
+def _tier(fast):
+    if not isinstance(fast, (bool, np.bool_)):
+        raise TypeError("fast must be True or False, got %r" % (fast,))
+    return "fast" if fast else "accurate"
+
+
 # ---- ops ----------------------------------------------------------------------
 
 
-def _unary(op, doc):
-    c_fn = _C[op]
-    c_name = _c_name(op)
+_TYPES_DOC = (
+    "x: a C-contiguous array of any shape: float32, float16, or bfloat16 as the "
+    "uint16 patterns with dtype='bfloat16' (an ml_dtypes bfloat16 array works as "
+    "is). out: None (a new array), x itself (in place) or an array of x's shape "
+    "and dtype. fast: the fast tier (relative error <= 2^-18 for float32, "
+    "faithful for the 16-bit types) instead of the accurate one. pool: None or "
+    "an actk.Pool. Returns out."
+)
 
-    def f(x, out=None, pool=None):
-        _array(x, "x")
-        y = _out_for(x, out)
+
+def _unary(op, doc):
+    def f(x, out=None, pool=None, fast=False, dtype=None):
+        t = _type_of(x, dtype)
+        _typed(x, "x", t, x)
+        tier = _tier(fast)
+        y = _out_for(x, out, t)
         with _PoolUse(pool) as h:
-            _check(c_fn(h, _ptr(x), _ptr(y), x.size), c_name)
+            _check(_C[op, t, tier](h, _ptr(x), _ptr(y), x.size), _c_name(op, t, tier))
         return y
 
     f.__name__ = f.__qualname__ = op
-    f.__doc__ = (
-        "%s, elementwise, float32 (%s).\n\nx: float32 C-contiguous array of any "
-        "shape. out: None (a new array), x itself (in place) or a float32 "
-        "array of x's shape. pool: None or an actk.Pool. Returns out." % (doc, c_name)
-    )
+    f.__doc__ = "%s, elementwise (actk_%s_<type>[_fast]).\n\n%s" % (doc, op, _TYPES_DOC)
     return f
 
 
@@ -605,36 +683,44 @@ gelu = _unary("gelu", UNARY_OPS["gelu"])
 gelu_tanh = _unary("gelu_tanh", UNARY_OPS["gelu_tanh"])
 
 
-def swish(x, alpha=1.0, out=None, pool=None):
-    """x * sigmoid(alpha x), float32 (actk_swish_f32). alpha is rounded to a
+def swish(x, alpha=1.0, out=None, pool=None, fast=False, dtype=None):
+    """x * sigmoid(alpha x) (actk_swish_<type>[_fast]). alpha is rounded to a
     C float first (the library takes a float). Otherwise as gelu()."""
-    _array(x, "x")
-    y = _out_for(x, out)
+    t = _type_of(x, dtype)
+    _typed(x, "x", t, x)
+    tier = _tier(fast)
+    y = _out_for(x, out, t)
     with _PoolUse(pool) as h:
-        _check(_C["swish"](h, _ptr(x), _ptr(y), x.size, float(alpha)), _c_name("swish"))
+        _check(
+            _C["swish", t, tier](h, _ptr(x), _ptr(y), x.size, float(alpha)),
+            _c_name("swish", t, tier),
+        )
     return y
 
 
 def _bias(op):
-    c_fn = _C[op]
-    c_name = _c_name(op)
     base = BIAS_OPS[op]
 
-    def f(x, bias, out=None, pool=None):
-        _array(x, "x")
-        _array(bias, "bias")
-        y = _out_for(x, out)
+    def f(x, bias, out=None, pool=None, fast=False, dtype=None):
+        t = _type_of(x, dtype)
+        _typed(x, "x", t, x)
+        _typed(bias, "bias", t, x)
+        tier = _tier(fast)
+        y = _out_for(x, out, t)
         with _PoolUse(pool) as h:
-            _check(c_fn(h, _ptr(x), _ptr(bias), bias.size, _ptr(y), x.size), c_name)
+            _check(
+                _C[op, t, tier](h, _ptr(x), _ptr(bias), bias.size, _ptr(y), x.size),
+                _c_name(op, t, tier),
+            )
         return y
 
     f.__name__ = f.__qualname__ = op
     f.__doc__ = (
-        "%s(x[i] + bias[i mod width]), float32 (%s); width = bias.size.\n\nThe sum is "
-        "rounded to float first: the same bits as np.add then %s(). x.size must be a "
-        "multiple of bias.size (else ActkError ACTK_ERR_WIDTH_MISMATCH; an empty bias "
-        "is ACTK_ERR_ZERO_WIDTH); bias must not overlap out. Otherwise as %s()."
-        % (base, c_name, base, base)
+        "%s(x[i] + bias[i mod width]) (actk_%s_<type>[_fast]); width = bias.size, bias in "
+        "x's type.\n\nThe sum is formed in float32 (for float32 x: the same bits as np.add "
+        "then %s()). x.size must be a multiple of bias.size (else ActkError "
+        "ACTK_ERR_WIDTH_MISMATCH; an empty bias is ACTK_ERR_ZERO_WIDTH); bias must not "
+        "overlap out. Otherwise as %s()." % (base, op, base, base)
     )
     return f
 
@@ -668,9 +754,11 @@ def rope(
     heads=None,
     out=None,
     pool=None,
+    dtype=None,
 ):
-    """Rotary position embedding, float32 (actk_rope_f32; ONNX Runtime
-    com.microsoft RotaryEmbedding semantics).
+    """Rotary position embedding (actk_rope_<type>; ONNX Runtime
+    com.microsoft RotaryEmbedding semantics). x: float32, float16, or bf16
+    patterns in uint16 with dtype='bfloat16'; the caches are float32.
 
     x: [batch, seq, heads, head_size] (layout "bshd"), [batch, heads, seq,
     head_size] ("bhsd"), or [batch, seq, heads * head_size] with heads= given
@@ -682,7 +770,8 @@ def rope(
     float32 array of x's shape. A position outside [0, max_position) is
     ActkError ACTK_ERR_OUT_OF_RANGE and nothing is written.
     """
-    _array(x, "x")
+    t = _type_of(x, dtype)
+    _typed(x, "x", t, x)
     _array(cos, "cos")
     _array(sin, "sin")
     lay = _enum(layout, Layout, "layout")
@@ -722,7 +811,7 @@ def rope(
             raise ValueError(
                 "positions must be [batch, seq] = %s, got %s" % ((b, s), positions.shape)
             )
-    y = _out_for(x, out)
+    y = _out_for(x, out, t)
     desc = _RopeDesc()  # as the header's inline actk_rope_desc_init: zeros, then
     desc.struct_size = ctypes.sizeof(_RopeDesc)
     desc.batch, desc.seq_len, desc.heads, desc.head_size = b, s, h, d
@@ -735,7 +824,7 @@ def rope(
         raise ValueError("start must fit in int64, got %d" % start)
     desc.position_start = start
     with _PoolUse(pool) as ph:
-        st = _rope(
+        st = _ROPE[t](
             ph,
             ctypes.byref(desc),
             _ptr(x),
@@ -744,7 +833,7 @@ def rope(
             _ptr(sin),
             _ptr(y),
         )
-    _check(st, "actk_rope_f32")
+    _check(st, "actk_rope_%s" % t)
     return y
 
 

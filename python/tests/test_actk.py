@@ -433,10 +433,19 @@ def test_threads_share_a_pool(big):
 
 
 def test_wrong_dtype_is_type_error():
-    for bad in (X.astype(np.float64), X[:10].astype(np.float16), X.astype(">f4"),
-                np.arange(10, dtype=np.int32)):
+    for bad in (X.astype(np.float64), X.astype(">f4"), np.arange(10, dtype=np.int32)):
         with pytest.raises(TypeError, match="must be float32"):
             actk.gelu(bad)
+    with pytest.raises(TypeError, match="dtype='bfloat16'"):
+        actk.gelu(np.zeros(4, np.uint16))  # 16-bit patterns of which type?
+    with pytest.raises(TypeError, match="bias must be float16"):
+        actk.bias_gelu(X[:8].astype(np.float16), np.ones(8, np.float32))
+    with pytest.raises(TypeError, match="out must be uint16"):
+        actk.gelu(np.zeros(4, np.uint16), dtype="bfloat16", out=np.empty(4, np.float32))
+    with pytest.raises(ValueError, match="dtype must be"):
+        actk.gelu(X, dtype="float64")
+    with pytest.raises(TypeError, match="fast must be"):
+        actk.gelu(X, fast=1)
     with pytest.raises(TypeError, match="numpy.ndarray"):
         actk.gelu([1.0, 2.0])
     with pytest.raises(TypeError, match="out must be float32"):
@@ -693,3 +702,91 @@ def test_rope_errors():
         actk.rope(x, cos, sin, layout="sbhd")
     with pytest.raises(TypeError, match="cos must be float32"):
         actk.rope(x, cos.astype(np.float64), sin)
+
+
+# ---- tiers and 16-bit types -------------------------------------------------
+
+
+def _rel_err(y, r):
+    r = np.asarray(r, np.float64)
+    return np.abs(y.astype(np.float64) - r) / np.maximum(np.abs(r), 2.0**-126)
+
+
+def test_fast_tier_keyword():
+    """fast=True calls the fast tier: within its 2^-18 relative bound of the
+    double reference, the same special values, and a different function
+    from the accurate one (their bits differ somewhere)."""
+    x = np.linspace(-12, 12, 100001, dtype=np.float32)
+    for op, ref in (("gelu", ref_gelu), ("tanh", ref_tanh), ("sigmoid", ref_sigmoid)):
+        f = getattr(actk, op)
+        yf, ya = f(x, fast=True), f(x)
+        r = ref(x.astype(np.float64))
+        assert _rel_err(yf, r).max() <= 2.0**-18, op
+        assert not np.array_equal(yf.view(np.uint32), ya.view(np.uint32)), op
+        # in place and out= take the same path
+        z = x.copy()
+        f(z, out=z, fast=True)
+        assert np.array_equal(z.view(np.uint32), yf.view(np.uint32)), op
+    assert np.array_equal(actk.swish(x, 1.702, fast=True), actk.quick_gelu(x, fast=True))
+
+
+def _f16_all():
+    return np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16)
+
+
+def test_float16_all_inputs_faithful():
+    """np.float16 in, np.float16 out: every one of the 65536 inputs within one
+    f16 ULP of the double reference (the C tests check faithfulness exactly;
+    this checks the binding passes the right type), NaN in -> NaN out."""
+    x = _f16_all()
+    xd = x.astype(np.float64)
+    for fast in (False, True):
+        y = actk.gelu(x, fast=fast)
+        assert y.dtype == np.float16 and y.shape == x.shape
+        r = ref_gelu(xd)
+        finite = np.isfinite(xd)
+        ulp = np.spacing(np.abs(r[finite]).astype(np.float16)).astype(np.float64)
+        assert np.all(np.abs(y[finite].astype(np.float64) - r[finite]) <= ulp)
+        assert np.all(np.isnan(y[np.isnan(xd)]))
+
+
+def _bf16_value(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def test_bfloat16_as_uint16_all_inputs():
+    """bfloat16 as uint16 patterns with dtype='bfloat16': uint16 out, every
+    input within one bf16 ULP of the reference; the same bits as a float32
+    call rounded once where the f32 result is exact in bf16 (+-0, +-1)."""
+    x = np.arange(65536, dtype=np.uint32).astype(np.uint16)
+    xf = _bf16_value(x)
+    for fast in (False, True):
+        y = actk.sigmoid(x, dtype="bfloat16", fast=fast)
+        assert y.dtype == np.uint16
+        yf = _bf16_value(y).astype(np.float64)
+        r = ref_sigmoid(xf.astype(np.float64))
+        ok = np.isfinite(xf)
+        ulp = 2.0 ** (np.floor(np.log2(np.maximum(np.abs(r[ok]), 2.0**-126))) - 7)
+        assert np.all(np.abs(yf[ok] - r[ok]) <= ulp)
+    # NaN in, the same NaN quieted (x | 0x0040)
+    nan_in = x[(x & 0x7FFF) > 0x7F80]
+    assert np.array_equal(actk.erf(nan_in, dtype="bfloat16"), nan_in | 0x0040)
+    # bias in the same type, in place
+    b = np.arange(8, dtype=np.uint16) + 0x3F80
+    z = x[:4096].copy()
+    actk.bias_gelu(z, b, out=z, dtype="bfloat16")
+    assert np.array_equal(z, actk.bias_gelu(x[:4096], b, dtype="bfloat16"))
+
+
+def test_rope_bfloat16():
+    """RoPE in bf16 (f32 caches) equals the f32 RoPE of the same values,
+    rounded once, to within one bf16 ULP."""
+    cos, sin = actk.rope_cache(64, 16)
+    rng = np.random.default_rng(7)
+    xf = rng.standard_normal((2, 5, 3, 16)).astype(np.float32)
+    xb = (xf.view(np.uint32) >> 16).astype(np.uint16)  # truncated: exact bf16 values
+    yb = actk.rope(xb, cos, sin, start=3, dtype="bfloat16")
+    yf = actk.rope(_bf16_value(xb), cos, sin, start=3)
+    got = _bf16_value(yb).astype(np.float64)
+    ulp = 2.0 ** (np.floor(np.log2(np.maximum(np.abs(yf), 2.0**-126))) - 7)
+    assert yb.dtype == np.uint16 and np.all(np.abs(got - yf) <= ulp)
