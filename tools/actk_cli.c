@@ -1,15 +1,19 @@
 /* actk: the program to run first. Says which library and ISA you got and why,
- * how fast each op is here against a plain libm loop, and whether each op on
- * each ISA is within the documented error bound on a deterministic sample.
+ * how fast each op is here (both tiers, every type) against a plain libm
+ * loop, and whether each op on each ISA is within its documented bound.
  *
  *   actk [--quick] [--isa NAME] [--help]
  *
  * Speed: ns per element at n = 65536 on the calling thread, median of
  * interleaved repeats (each ISA and the libm loop take turns, so a noisy
- * neighbour hits them alike). Input x ~ N(0, 3) clipped to [-12, 12].
- * Accuracy: every 4099th float bit pattern (every 65537th with --quick) plus
- * special values, max error in ULPs against the double reference of
- * tools/reference.c, PASS when <= 2.0 ULP and every special is right.
+ * neighbour hits them alike). Input x ~ N(0, 3) clipped to [-12, 12] (the
+ * 16-bit rows: the same values rounded to the type).
+ * Accuracy, against the double references of tools/reference.c: f32, every
+ * 4099th float bit pattern (every 65537th with --quick) plus special values:
+ * the accurate tier's max error in ULPs (PASS at <= 2), the fast tier's max
+ * relative error (PASS at <= 2^-18); f16 and bf16, all 65536 inputs: the max
+ * error in ULPs of the type and the share correctly rounded (PASS when every
+ * result is faithful).
  * Both tables have one column per ISA this machine supports (every ISA the
  * library names, in its order: scalar, avx2, avx512, ...); --isa NAME
  * measures that ISA only (`actk --help` lists the names). Exit status: 0, 1
@@ -28,7 +32,6 @@
 #include "harness.h"
 #include "reference.h"
 
-#define BOUND_ULP 2.0
 #define SPEED_N 65536
 #define BIAS_WIDTH 4096
 #define MAX_ISAS 8
@@ -38,9 +41,10 @@
 typedef void (*loop_fn)(const float *x, const float *b, size_t w, float *y, size_t n);
 
 typedef struct {
-  const char *name;
+  const char *name;         /* the label */
   const actk_op_info *info; /* its ref: of x, or of the float sum x + bias for a bias op */
   loop_fn libm;             /* NULL if this program has no libm loop for it */
+  char label[40];
 } cli_op;
 
 /* The plain libm loops a user would otherwise write. */
@@ -109,19 +113,52 @@ static loop_fn libm_for(const char *name) {
   return NULL;
 }
 
+/* Every unary and bias op of the catalog: f32 first (accurate, fast), then
+ * the 16-bit types. Labels: gelu, gelu/fast, gelu/bf16, gelu/bf16/fast. */
 static size_t collect_ops(cli_op *out, size_t cap) {
   size_t k = 0;
-  for (size_t i = 0; i < actk_catalog_size && k < cap; i++) {
-    const actk_op_info *e = &actk_catalog[i];
-    if (e->shape == ACTK_SHAPE_PARAM || strcmp(e->type_name, "f32")) continue;
-    out[k++] = (cli_op){e->name, e, libm_for(e->name)};
-  }
+  for (int pass = 0; pass < 2; pass++) /* f32, then the rest */
+    for (size_t i = 0; i < actk_catalog_size && k < cap; i++) {
+      const actk_op_info *e = &actk_catalog[i];
+      if (e->shape == ACTK_SHAPE_PARAM || (e->esize == 4) != (pass == 0)) continue;
+      cli_op *c = &out[k++];
+      c->info = e;
+      c->libm = e->esize == 4 && e->tier == 0 ? libm_for(e->name) : NULL;
+      snprintf(c->label, sizeof c->label, "%s%s%s%s%s", e->name, e->esize == 4 ? "" : "/",
+               e->esize == 4 ? "" : e->type_name, e->tier ? "/" : "", e->tier ? e->tier_name : "");
+      c->name = c->label;
+    }
   return k;
 }
 
-/* n must be a multiple of BIAS_WIDTH for a bias op. */
-static actk_status run_op(const cli_op *op, const float *x, const float *b, float *y, size_t n) {
+/* x, b, y: buffers of the op's element type (n must be a multiple of
+ * BIAS_WIDTH for a bias op). */
+static actk_status run_op(const cli_op *op, const void *x, const void *b, void *y, size_t n) {
   return actk_op_call(op->info, NULL, x, b, BIAS_WIDTH, y, n, 0.0f);
+}
+
+/* The 16-bit format of an op, or NULL for f32. */
+static const actk_fmt16 *fmt_of(const actk_op_info *e) {
+  if (e->esize == 4) return NULL;
+  return strcmp(e->type_name, "f16") == 0 ? &actk_fmt_f16 : &actk_fmt_bf16;
+}
+
+/* x rounded to an op's type: the op's input buffer (f32: x itself). */
+typedef struct {
+  const float *f32;
+  uint16_t *f16, *bf16;
+} typed_input;
+
+static const void *input_for(const typed_input *in, const actk_op_info *e) {
+  const actk_fmt16 *f = fmt_of(e);
+  return !f ? (const void *)in->f32 : f == &actk_fmt_f16 ? (const void *)in->f16 : in->bf16;
+}
+
+static void round_to_types(const float *x, size_t n, uint16_t *f16, uint16_t *bf16) {
+  for (size_t i = 0; i < n; i++) {
+    f16[i] = actk_fmt16_round(&actk_fmt_f16, (double)x[i]);
+    bf16[i] = actk_fmt16_round(&actk_fmt_bf16, (double)x[i]);
+  }
 }
 
 /* ---- data ---- */
@@ -209,8 +246,13 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
   const size_t n = SPEED_N;
   float *x = xmalloc(n * sizeof *x), *y = xmalloc(n * sizeof *y);
   float *b = xmalloc(BIAS_WIDTH * sizeof *b);
+  uint16_t *x16 = xmalloc(n * 2), *xb16 = xmalloc(n * 2), *b16 = xmalloc(BIAS_WIDTH * 2);
+  uint16_t *bb16 = xmalloc(BIAS_WIDTH * 2);
   fill_normal(x, n, 0x61636b746b5f78ULL, 3.0, 12.0);
   fill_normal(b, BIAS_WIDTH, 0x61636b746b5f62ULL, 1.0, 4.0);
+  round_to_types(x, n, x16, xb16);
+  round_to_types(b, BIAS_WIDTH, b16, bb16);
+  const typed_input xin = {x, x16, xb16}, bin = {b, b16, bb16};
   memset(y, 0, n * sizeof *y);
   const int nimpl = o->n_isas + 1; /* ISAs, then libm */
   double *t = xmalloc((size_t)nimpl * (size_t)o->repeats * sizeof *t);
@@ -225,6 +267,7 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
 
   for (size_t k = 0; k < n_ops && ok; k++) {
     const cli_op *op = &ops[k];
+    const void *xo = input_for(&xin, op->info), *bo = input_for(&bin, op->info);
     for (int r = 0; r < o->repeats && ok; r++) {
       for (int a = 0; a < nimpl && ok; a++) {
         int is_libm = a == o->n_isas;
@@ -236,14 +279,14 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
         if (r == 0) { /* one untimed call: warm code and data */
           if (is_libm)
             op->libm(x, b, BIAS_WIDTH, y, n);
-          else if (run_op(op, x, b, y, n) != ACTK_OK)
+          else if (run_op(op, xo, bo, y, n) != ACTK_OK)
             ok = 0;
         }
         double t0 = now_ns();
         for (int c = 0; c < o->calls && ok; c++) {
           if (is_libm)
             op->libm(x, b, BIAS_WIDTH, y, n);
-          else if (run_op(op, x, b, y, n) != ACTK_OK)
+          else if (run_op(op, xo, bo, y, n) != ACTK_OK)
             ok = 0;
         }
         t[a * o->repeats + r] = (now_ns() - t0) / ((double)o->calls * (double)n);
@@ -273,6 +316,10 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
   free(x);
   free(y);
   free(b);
+  free(x16);
+  free(xb16);
+  free(b16);
+  free(bb16);
   return ok;
 }
 
@@ -291,72 +338,150 @@ static const uint32_t special_bits[] = {
 #define N_SPECIALS (sizeof special_bits / sizeof special_bits[0])
 
 typedef struct {
-  double max_err;
-  float worst_x, worst_y; /* worst_x: the function's argument (x + bias for bias ops) */
-  double worst_ref;
-  size_t over; /* inputs over the bound */
+  double max_err;     /* in the op's unit: ULP, relative, or ULP of the 16-bit type */
+  double worst_x;     /* the function's argument (x + bias for bias ops) */
+  double worst_y, worst_ref;
+  size_t over;        /* inputs over the bound (16-bit: not faithful) */
+  double correct_pct; /* 16-bit: the share correctly rounded */
   int call_failed;
 } acc_result;
+
+/* What an op is held to: the accurate f32 tier in ULP, the fast f32 tier in
+ * relative error, the 16-bit types faithful (in ULPs of the type). */
+typedef enum { M_ULP, M_REL, M_TYPE } measure;
+static measure measure_of(const actk_op_info *e) {
+  return e->esize == 2 ? M_TYPE : e->bound_rel > 0 ? M_REL : M_ULP;
+}
+
+/* f32 inputs (n, whole rows) or the 65536 16-bit patterns: one op on the
+ * active ISA, against the references. */
+static void evaluate(const cli_op *op, const float *x, size_t n, const float *b,
+                     const uint16_t *b16, const double *ref, void *y, acc_result *r) {
+  const actk_op_info *e = op->info;
+  const measure m = measure_of(e);
+  const actk_fmt16 *f = fmt_of(e);
+  const int bias = e->shape == ACTK_SHAPE_BIAS;
+  r->max_err = -1;
+  if (m == M_TYPE) {
+    static uint16_t x16[65536];
+    for (uint32_t i = 0; i < 65536; i++) x16[i] = (uint16_t)i;
+    if (run_op(op, x16, b16, y, 65536) != ACTK_OK) {
+      r->call_failed = 1;
+      return;
+    }
+    const uint16_t *y16 = y;
+    size_t correct = 0, counted = 0;
+    for (uint32_t i = 0; i < 65536; i++) {
+      double xv = actk_fmt16_value(f, x16[i]);
+      if (isnan(xv)) continue; /* NaN in: checked by the tests, bit for bit */
+      double arg = bias ? (double)((float)xv + (float)actk_fmt16_value(f, b16[i % BIAS_WIDTH])) : xv;
+      double rv = e->ref(arg);
+      actk_check16 c = actk_fmt16_check(f, y16[i], rv);
+      counted++;
+      correct += (size_t)c.correct;
+      if (!c.faithful) r->over++;
+      if (c.ulp > r->max_err) {
+        r->max_err = c.ulp;
+        r->worst_x = arg;
+        r->worst_y = actk_fmt16_value(f, y16[i]);
+        r->worst_ref = rv;
+      }
+    }
+    r->correct_pct = 100.0 * (double)correct / (double)counted;
+    return;
+  }
+  if (run_op(op, x, b, y, n) != ACTK_OK) {
+    r->call_failed = 1;
+    return;
+  }
+  const float *yf = y;
+  const double bound = m == M_REL ? e->bound_rel : e->bound_ulp;
+  for (size_t j = 0; j < n; j++) {
+    double err = m == M_REL ? actk_rel_error(yf[j], ref[j]) : actk_ulp_error(yf[j], ref[j]);
+    if (err > bound) r->over++;
+    if (err > r->max_err) {
+      r->max_err = err;
+      r->worst_x = bias ? (double)(x[j] + b[j % BIAS_WIDTH]) : (double)x[j];
+      r->worst_y = yf[j];
+      r->worst_ref = ref[j];
+    }
+  }
+}
+
+static int passes(const actk_op_info *e, const acc_result *r) {
+  if (r->call_failed) return 0;
+  switch (measure_of(e)) {
+  case M_TYPE:
+    return r->over == 0;
+  case M_REL:
+    return r->max_err <= e->bound_rel;
+  case M_ULP:
+    break;
+  }
+  return r->max_err <= e->bound_ulp;
+}
+
+static void format_err(const actk_op_info *e, const acc_result *r, char *buf, size_t size) {
+  if (r->call_failed)
+    snprintf(buf, size, "error");
+  else if (measure_of(e) == M_TYPE)
+    snprintf(buf, size, "%.2f %.1f%%", r->max_err, r->correct_pct);
+  else if (measure_of(e) == M_REL)
+    snprintf(buf, size, r->max_err > 0 ? "2^%.1f" : "0", log2(r->max_err));
+  else
+    snprintf(buf, size, "%.3f", r->max_err);
+}
 
 /* Returns 1 if every checked op on every ISA passed. */
 static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
   size_t n_pat = (size_t)((UINT64_C(1) << 32) / o->stride) + 1; /* 0, s, 2s, ... < 2^32 */
   size_t n = n_pat + N_SPECIALS;
   n = (n + BIAS_WIDTH - 1) / BIAS_WIDTH * BIAS_WIDTH; /* whole rows for the bias ops */
-  float *x = xmalloc(n * sizeof *x), *y = xmalloc(n * sizeof *y);
+  float *x = xmalloc(n * sizeof *x), *y = xmalloc((n > 65536 ? n : 65536) * sizeof *y);
   float *b = xmalloc(BIAS_WIDTH * sizeof *b);
+  uint16_t *b16 = xmalloc(BIAS_WIDTH * 2), *bb16 = xmalloc(BIAS_WIDTH * 2);
   double *ref = xmalloc(n * sizeof *ref);
   size_t i = 0;
   for (uint64_t p = 0; p < (UINT64_C(1) << 32); p += o->stride) x[i++] = from_bits((uint32_t)p);
   for (size_t s = 0; s < N_SPECIALS; s++) x[i++] = from_bits(special_bits[s]);
   for (; i < n; i++) x[i] = 1.0f; /* padding to whole rows */
   fill_normal(b, BIAS_WIDTH, 0x61636b746b5f62ULL, 1.0, 4.0);
+  round_to_types(b, BIAS_WIDTH, b16, bb16);
   acc_result *res = xmalloc(n_ops * (size_t)o->n_isas * sizeof *res);
   int all_ok = 1;
 
-  printf("\naccuracy: max ULP error vs the double reference; %zu bit patterns (every %u-th) + "
-         "%zu specials\n          bound %.1f ULP; bias ops: x + bias (N(0,1) bias), reference "
-         "of the float sum\n",
-         n_pat, o->stride, (size_t)N_SPECIALS, BOUND_ULP);
-  printf("%-15s", "op");
-  for (int a = 0; a < o->n_isas; a++) printf(" %15s", actk_isa_name(o->isas[a]));
+  printf("\naccuracy vs the double references (bias ops: of the float sum x + bias, N(0,1) bias)\n"
+         "  f32: %zu bit patterns (every %u-th) + %zu specials; accurate: max ULP (bound 2),\n"
+         "       fast: max relative error (bound 2^-18)\n"
+         "  f16, bf16: all 65536 inputs; max error in ULPs of the type and the share correctly\n"
+         "       rounded (bound: every result faithful)\n",
+         n_pat, o->stride, (size_t)N_SPECIALS);
+  printf("%-22s", "op");
+  for (int a = 0; a < o->n_isas; a++) printf(" %17s", actk_isa_name(o->isas[a]));
   printf("\n");
 
   for (size_t k = 0; k < n_ops; k++) {
     const cli_op *op = &ops[k];
-    for (size_t j = 0; j < n; j++) {
-      float arg = op->info->shape == ACTK_SHAPE_BIAS ? x[j] + b[j % BIAS_WIDTH] : x[j];
-      ref[j] = op->info->ref((double)arg);
-    }
-    printf("%-15s", op->name);
+    if (measure_of(op->info) != M_TYPE)
+      for (size_t j = 0; j < n; j++) {
+        float arg = op->info->shape == ACTK_SHAPE_BIAS ? x[j] + b[j % BIAS_WIDTH] : x[j];
+        ref[j] = op->info->ref((double)arg);
+      }
+    const uint16_t *bt = fmt_of(op->info) == &actk_fmt_f16 ? b16 : bb16;
+    printf("%-22s", op->name);
     for (int a = 0; a < o->n_isas; a++) {
       acc_result *r = &res[k * (size_t)o->n_isas + (size_t)a];
       memset(r, 0, sizeof *r);
-      if (!force(o->isas[a]) || run_op(op, x, b, y, n) != ACTK_OK ||
-          actk_isa_active() != o->isas[a]) {
+      if (!force(o->isas[a]))
         r->call_failed = 1;
-        r->max_err = INFINITY;
-      } else {
-        r->max_err = -1;
-        for (size_t j = 0; j < n; j++) {
-          double e = actk_ulp_error(y[j], ref[j]);
-          if (e > BOUND_ULP) r->over++;
-          if (e > r->max_err) {
-            r->max_err = e;
-            r->worst_x = op->info->shape == ACTK_SHAPE_BIAS ? x[j] + b[j % BIAS_WIDTH] : x[j];
-            r->worst_y = y[j];
-            r->worst_ref = ref[j];
-          }
-        }
-      }
-      int pass = !r->call_failed && r->max_err <= BOUND_ULP;
-      all_ok &= pass;
-      char num[16];
-      if (r->call_failed)
-        snprintf(num, sizeof num, "error");
       else
-        snprintf(num, sizeof num, "%.3f", r->max_err);
-      printf(" %10s %s", num, pass ? "PASS" : "FAIL");
+        evaluate(op, x, n, b, bt, ref, y, r);
+      if (actk_isa_active() != o->isas[a]) r->call_failed = 1;
+      int pass = passes(op->info, r);
+      all_ok &= pass;
+      char num[24];
+      format_err(op->info, r, num, sizeof num);
+      printf(" %12s %s", num, pass ? "PASS" : "FAIL");
     }
     printf("\n");
     fflush(stdout);
@@ -368,12 +493,12 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
       if (r->call_failed)
         printf("  FAIL %s on %s: the call failed or ran on another isa\n", ops[k].name,
                actk_isa_name(o->isas[a]));
-      else if (r->max_err > BOUND_ULP)
-        printf("  FAIL %s on %s: %.3f ULP at %s = %a (%.9g), y = %a, ref = %a; %zu input(s) "
-               "over %.1f ULP\n",
+      else if (!passes(ops[k].info, r))
+        printf("  FAIL %s on %s: max %.4g at %s = %a (%.9g), y = %a, ref = %a; %zu input(s) "
+               "over the bound\n",
                ops[k].name, actk_isa_name(o->isas[a]), r->max_err,
-               ops[k].info->shape == ACTK_SHAPE_BIAS ? "x + bias" : "x", (double)r->worst_x,
-               (double)r->worst_x, (double)r->worst_y, r->worst_ref, r->over, BOUND_ULP);
+               ops[k].info->shape == ACTK_SHAPE_BIAS ? "x + bias" : "x", r->worst_x, r->worst_x,
+               r->worst_y, r->worst_ref, r->over);
     }
   printf("accuracy: %s\n", all_ok ? "PASS" : "FAIL");
   free(res);
@@ -381,6 +506,8 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
   free(x);
   free(y);
   free(b);
+  free(b16);
+  free(bb16);
   return all_ok;
 }
 
@@ -427,7 +554,7 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  cli_op ops[32];
+  cli_op ops[128];
   size_t n_ops = collect_ops(ops, sizeof ops / sizeof ops[0]);
   const actk_isa start = actk_isa_active();
 
