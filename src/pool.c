@@ -114,6 +114,8 @@ static atomic_uint g_fail_creates; /* test hook */
 static pthread_mutex_t g_default_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic(actk_pool *) g_default;
 static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
+typedef void (*test_hook_fn)(void);
+static _Atomic(test_hook_fn) g_default_hook; /* test hook */
 
 static void atfork_prepare(void) { pthread_mutex_lock(&g_default_lock); }
 static void atfork_parent(void) { pthread_mutex_unlock(&g_default_lock); }
@@ -125,8 +127,16 @@ static void atfork_child(void) {
   atomic_store(&g_default, NULL);
 }
 static void register_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }
+/* At load, and in any case before the default-pool lock is first taken: a
+ * fork() while the first actk_pool_default() holds that lock must find the
+ * handlers in place, or the child inherits the lock held, with nothing to
+ * reset it, and hangs in its own actk_pool_default(). */
+__attribute__((constructor)) static void pool_load(void) {
+  pthread_once(&g_atfork_once, register_atfork);
+}
 
 void actk_pool_test_fail_thread_creates(unsigned k) { atomic_store(&g_fail_creates, k); }
+void actk_pool_test_default_hook(void (*hook)(void)) { atomic_store(&g_default_hook, hook); }
 
 /* ---- small helpers ---- */
 
@@ -515,7 +525,10 @@ __attribute__((destructor)) static void default_pool_unload(void) {
 actk_pool *actk_pool_default(void) {
   actk_pool *pool = atomic_load_explicit(&g_default, memory_order_acquire);
   if (pool) return pool;
+  pthread_once(&g_atfork_once, register_atfork); /* if called before pool_load ran */
   pthread_mutex_lock(&g_default_lock);
+  test_hook_fn hook = atomic_load_explicit(&g_default_hook, memory_order_relaxed);
+  if (hook) hook();
   pool = atomic_load(&g_default);
   if (!pool && actk_pool_create(NULL, &pool) == ACTK_OK) atomic_store(&g_default, pool);
   pthread_mutex_unlock(&g_default_lock);

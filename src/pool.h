@@ -32,4 +32,8 @@ void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n);
 /* For tests: make the next k thread creations fail (0: none). */
 void actk_pool_test_fail_thread_creates(unsigned k);
 
+/* For tests: actk_pool_default() calls hook() while it holds its lock, before
+ * it makes the pool (NULL: none), so a test can fork() in that window. */
+void actk_pool_test_default_hook(void (*hook)(void));
+
 #endif
