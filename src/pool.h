@@ -11,8 +11,9 @@
 typedef void (*actk_task_fn)(void *ctx, size_t i);
 
 /* Threads a job on this pool can use now, the caller included. 1 when the
- * pool cannot help: NULL, called from one of its own workers, or a pool
- * inherited across fork(). */
+ * pool cannot help: NULL, called from one of its own workers (or a host
+ * pool's task), a pool inherited across fork(), or the default pool once the
+ * library began to unload. */
 unsigned actk_pool_width(actk_pool *pool);
 
 /* What one dispatch costs right now, in nanoseconds: small while the workers

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "actk_test.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/wait.h>
@@ -20,6 +21,8 @@
 #include <unistd.h>
 
 #include "pool.h"
+#include "plan.h"   /* actk_plan_split: lengths that go parallel */
+#include "runner.h" /* actk_runner_parallel_calls */
 
 #if defined(__SANITIZE_THREAD__)
 #define TEST_TSAN 1
@@ -153,7 +156,11 @@ static const char *race_what(int code) {
 }
 
 static int run_fork_race(void) {
+#ifdef TEST_TSAN
+  const int trials = 3; /* a fork of a threaded process takes TSan about a second */
+#else
   const int trials = 8;
+#endif
   for (int t = 0; t < trials; t++) {
     fflush(NULL);
     pid_t pid = fork();
@@ -180,8 +187,381 @@ static int run_fork_race(void) {
   return 0;
 }
 
+/* ---- exit() while other threads are mid-call on the default pool ---- */
+
+enum {
+  EXIT_WRONG = 30,
+  EXIT_OTHER_DEFAULT,
+  EXIT_NO_POOL,
+  EXIT_NOT_PARALLEL,
+  EXIT_THREAD,
+  EXIT_NOT_STOPPED,
+  EXIT_STALLED
+};
+enum { CALLERS = 3 };
+
+typedef struct caller {
+  pthread_t t;
+  const float *x, *want;
+  float *y;
+  size_t n;
+  actk_pool *def; /* what actk_pool_default() returned before */
+  atomic_ulong calls;
+} caller;
+
+/* Calls until the process ends; any wrong answer ends it with a code. */
+static void *caller_main(void *p) {
+  caller *c = p;
+  for (;;) {
+    actk_pool *def = actk_pool_default();
+    if (def != c->def) _exit(EXIT_OTHER_DEFAULT);
+    if (actk_gelu_f32(def, c->x, c->y, c->n) != ACTK_OK || memcmp(c->y, c->want, c->n * 4))
+      _exit(EXIT_WRONG);
+    atomic_fetch_add(&c->calls, 1);
+  }
+  return NULL;
+}
+
+static caller g_callers[CALLERS];
+static actk_pool *g_exit_def; /* set in an exit trial's child */
+
+/* Runs during exit() after the library's unload, which is an unprioritized
+ * destructor (those run before prioritized ones): the callers go on, and
+ * must keep getting right results on the stopped default pool. Without this
+ * wait, exit_group often ends them before they touch the pool again. */
+__attribute__((destructor(101))) static void after_unload(void) {
+  if (!g_exit_def) return;
+  if (actk_pool_threads(g_exit_def) != 1) _exit(EXIT_NOT_STOPPED);
+  unsigned long seen[CALLERS];
+  for (int i = 0; i < CALLERS; i++) seen[i] = atomic_load(&g_callers[i].calls);
+  const uint64_t t0 = now_ns();
+  for (int i = 0; i < CALLERS; i++)
+    while (atomic_load(&g_callers[i].calls) < seen[i] + 1) {
+      if (now_ns() - t0 > 30000000000u) _exit(EXIT_STALLED);
+      sched_yield();
+    }
+}
+
+/* The shortest gelu length (whole vectors) the planner splits over 2
+ * threads at this dispatch cost: a parallel call on a pool reporting it. */
+static size_t parallel_length(uint64_t dispatch_ns) {
+  size_t lo = 1, hi = ((size_t)1 << 28) / 16;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (actk_plan_split(mid * 16, 16, 2, ACTK_COST_EXPENSIVE, dispatch_ns).n_chunks > 1)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  size_t n = lo * 16;
+  return n < actk_plan_min_parallel(ACTK_COST_EXPENSIVE)
+             ? actk_plan_min_parallel(ACTK_COST_EXPENSIVE)
+             : n;
+}
+
+/* In a fresh child: callers on the default pool, then exit() under them. */
+static int exit_trial(void) {
+  alarm(120); /* a hang in exit() fails the trial */
+  actk_pool *def = actk_pool_default();
+  if (!def) return EXIT_NO_POOL;
+  /* parallel even when the workers sleep: under a sanitizer a call takes
+   * longer than the pool's spin, and calls far apart plan with that cost */
+  const size_t n = parallel_length(actk_pool_dispatch_cost_ns(def));
+  float *x = malloc(n * sizeof(float)), *want = malloc(n * sizeof(float));
+  if (!x || !want) return EXIT_THREAD;
+  test_fill_inputs(x, n, 0x5eed);
+  if (actk_gelu_f32(NULL, x, want, n) != ACTK_OK) return EXIT_WRONG;
+  caller *callers = g_callers;
+  for (int i = 0; i < CALLERS; i++) {
+    callers[i].x = x;
+    callers[i].want = want;
+    callers[i].y = malloc(n * sizeof(float));
+    callers[i].n = n;
+    callers[i].def = def;
+    if (!callers[i].y || pthread_create(&callers[i].t, NULL, caller_main, &callers[i]) != 0)
+      return EXIT_THREAD;
+  }
+  const unsigned long parallel0 = atomic_load(&actk_runner_parallel_calls);
+  for (int i = 0; i < CALLERS; i++)
+    while (atomic_load(&callers[i].calls) < 2) sched_yield();
+  if (actk_pool_threads(def) > 1 && atomic_load(&actk_runner_parallel_calls) == parallel0)
+    return EXIT_NOT_PARALLEL; /* the callers must really be in the pool */
+  if (actk_pool_threads(def) > 1) g_exit_def = def;
+  exit(0); /* the library's unload runs now, the callers still calling */
+}
+
+/* The child's stderr, passed on, and whether a sanitizer reported there: a
+ * report made while exit() runs can lose the race to exit_group, and the
+ * child's status is then 0 (seen with ASan). */
+static int relay_stderr(int fd) {
+  static char buf[1 << 16];
+  size_t len = 0;
+  int reported = 0;
+  for (;;) {
+    ssize_t r = read(fd, buf + len, sizeof buf - 1 - len);
+    if (r <= 0) break;
+    fwrite(buf + len, 1, (size_t)r, stderr);
+    len += (size_t)r;
+    buf[len] = '\0';
+    if (strstr(buf, "Sanitizer")) reported = 1;
+    if (len > sizeof buf / 2) { /* keep the tail, where a word may be cut */
+      memmove(buf, buf + len - 64, 64);
+      len = 64;
+    }
+  }
+  close(fd);
+  return reported;
+}
+
+static int run_exit_mid_call(void) {
+#if defined(TEST_TSAN) || defined(TEST_ASAN)
+  const int trials = 2; /* each a few seconds there */
+#else
+  const int trials = 4;
+#endif
+  for (int t = 0; t < trials; t++) {
+    int fds[2];
+    if (pipe(fds) != 0) return 1;
+    fflush(NULL);
+    pid_t pid = fork(); /* from this single-threaded process: TSan can follow */
+    if (pid < 0) return 1;
+    if (pid == 0) {
+      close(fds[0]);
+      dup2(fds[1], 2);
+      close(fds[1]);
+      _exit(exit_trial());
+    }
+    close(fds[1]);
+    const int reported = relay_stderr(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    char why[96];
+    if (reported) {
+      fprintf(stderr,
+              "exit_mid_call: trial %d, exit() while 3 threads call gelu on the default "
+              "pool: a sanitizer report in the child (above)\n",
+              t);
+      return 1;
+    }
+    if (describe_status(status, why, sizeof why)) {
+      int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      fprintf(stderr,
+              "exit_mid_call: trial %d, exit() while 3 threads call gelu on the "
+              "default pool: %s: %s\n",
+              t, why,
+              code == EXIT_WRONG           ? "a call gave an error or wrong bits"
+              : code == EXIT_OTHER_DEFAULT ? "actk_pool_default() returned another pool"
+              : code == EXIT_NO_POOL       ? "actk_pool_default() returned NULL"
+              : code == EXIT_NOT_PARALLEL  ? "no call went parallel: the test proves nothing"
+              : code == EXIT_THREAD        ? "could not set up"
+              : code == EXIT_NOT_STOPPED   ? "after the library's unload the default pool still "
+                                             "claims threads (or the test's destructor ran first)"
+              : code == EXIT_STALLED       ? "after the library's unload a caller made no "
+                                             "progress for 30 s"
+                                           : "a sanitizer report (ASan: use after free; TSan: "
+                                             "a race), or a crash, in the child");
+      return 1;
+    }
+  }
+  printf("exit_mid_call: %d trials: exit() with 3 threads mid-call on the default pool ended "
+         "cleanly, every result right\n",
+         trials);
+  return 0;
+}
+
+/* ---- dlopen / dlclose ---- */
+
+static int count_threads(void) {
+  int n = -1;
+  FILE *f = fopen("/proc/self/status", "r");
+  if (!f) return -1;
+  char line[128];
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "Threads: %d", &n) == 1) break;
+  fclose(f);
+  return n;
+}
+
+static void *noop_thread(void *p) { return p; }
+
+/* Load the shared library, use its default pool, unload it: every round,
+ * its workers are gone after dlclose (they would run unmapped code) and the
+ * results are right. */
+static int run_dlopen(const char *lib) {
+  const int rounds = 20;
+  const size_t n = (size_t)1 << 18;
+  float *x = malloc(n * sizeof(float)), *want = malloc(n * sizeof(float));
+  float *y = malloc(n * sizeof(float));
+  if (!x || !want || !y) return 1;
+  test_fill_inputs(x, n, 0xd10);
+  if (actk_gelu_f32(NULL, x, want, n) != ACTK_OK) return 1;
+  /* a thread started and joined first: a sanitizer's own helper thread
+   * (TSan starts one with the first thread) is in the baseline */
+  pthread_t warm;
+  if (pthread_create(&warm, NULL, noop_thread, NULL) != 0) return 1;
+  pthread_join(warm, NULL);
+  const int base = count_threads();
+  int unloaded = 0;
+  for (int r = 0; r < rounds; r++) {
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+      fprintf(stderr, "dlopen: %s\n", dlerror());
+      return 1;
+    }
+    actk_pool *(*def_fn)(void);
+    actk_status (*gelu)(actk_pool *, const float *, float *, size_t);
+    unsigned (*threads)(const actk_pool *);
+    *(void **)&def_fn = dlsym(h, "actk_pool_default");
+    *(void **)&gelu = dlsym(h, "actk_gelu_f32");
+    *(void **)&threads = dlsym(h, "actk_pool_threads");
+    if (!def_fn || !gelu || !threads) {
+      fprintf(stderr, "dlopen: missing symbols in %s\n", lib);
+      return 1;
+    }
+    actk_pool *def = def_fn();
+    const int workers = def ? (int)threads(def) - 1 : 0;
+    memset(y, 0, n * sizeof(float));
+    if (gelu(def, x, y, n) != ACTK_OK || memcmp(y, want, n * sizeof(float))) {
+      fprintf(stderr, "dlopen round %d: wrong result from the loaded library\n", r);
+      return 1;
+    }
+    if (count_threads() < base + workers) {
+      fprintf(stderr, "dlopen round %d: %d threads, want at least %d + %d workers\n", r,
+              count_threads(), base, workers);
+      return 1;
+    }
+    if (dlclose(h) != 0) {
+      fprintf(stderr, "dlclose: %s\n", dlerror());
+      return 1;
+    }
+    void *again = dlopen(lib, RTLD_NOW | RTLD_NOLOAD);
+    if (again) { /* still loaded (something holds it): nothing was unloaded */
+      dlclose(again);
+      continue;
+    }
+    unloaded++;
+    if (count_threads() != base) {
+      fprintf(stderr,
+              "dlclose round %d: %d threads after unloading, %d before loading: the "
+              "default pool's workers were not joined\n",
+              r, count_threads(), base);
+      return 1;
+    }
+  }
+  if (!unloaded) {
+    fprintf(stderr, "dlopen: dlclose never unloaded %s: the test proves nothing\n", lib);
+    return 1;
+  }
+  printf("dlopen: %d rounds (%d unloaded): workers joined at every unload, results right\n", rounds,
+         unloaded);
+  free(x);
+  free(want);
+  free(y);
+  return 0;
+}
+
+/* ---- the default pool in a fork() child ---- */
+
+enum {
+  CHILD_OK = 0,
+  CHILD_OLD_THREADS = 40,
+  CHILD_OLD_CALL,
+  CHILD_DEFAULT_NULL,
+  CHILD_DEFAULT_CALL,
+  CHILD_DEFAULT_NOT_PARALLEL,
+};
+
+static const char *child_what(int code) {
+  switch (code) {
+  case CHILD_OLD_THREADS:
+    return "the pre-fork default pool, destroyed in the child, claims threads";
+  case CHILD_OLD_CALL:
+    return "a call on the pre-fork default pool, after actk_pool_destroy in the child, failed or "
+           "gave wrong bits";
+  case CHILD_DEFAULT_NULL:
+    return "actk_pool_default() returned NULL in the child";
+  case CHILD_DEFAULT_CALL:
+    return "a call on the child's default pool, after actk_pool_destroy on it, failed or gave "
+           "wrong bits";
+  case CHILD_DEFAULT_NOT_PARALLEL:
+    return "a large call on the child's default pool did not go parallel";
+  }
+  return "not one of the test's codes (ASan: a use after free in the child?)";
+}
+
+static int call_ok(actk_pool *pool, const float *x, const float *want, float *y, size_t n) {
+  memset(y, 0, n * sizeof(float));
+  return actk_gelu_f32(pool, x, y, n) == ACTK_OK && memcmp(y, want, n * sizeof(float)) == 0;
+}
+
+/* The child: destroy the parent's default pool (ignored), use it; then its
+ * own default pool, destroyed (ignored) and used; then the old pointer. */
+static int default_child(actk_pool *old, const float *x, const float *want, float *y, size_t n) {
+  actk_pool_destroy(old);
+  if (actk_pool_threads(old) != 1) return CHILD_OLD_THREADS;
+  if (!call_ok(old, x, want, y, n)) return CHILD_OLD_CALL;
+  actk_pool_destroy(old);
+#ifdef TEST_TSAN
+  return CHILD_OK; /* TSan cannot start threads in this child (test_pool's fork test) */
+#endif
+  actk_pool *def = actk_pool_default();
+  if (!def) return CHILD_DEFAULT_NULL;
+  actk_pool_destroy(def);
+  /* twice: the first call on a new pool plans with a sleeping pool's cost
+   * and may stay serial; the next one, right after, finds it warm */
+  const unsigned long before = atomic_load(&actk_runner_parallel_calls);
+  if (!call_ok(def, x, want, y, n) || !call_ok(def, x, want, y, n)) return CHILD_DEFAULT_CALL;
+  if (actk_pool_threads(def) > 1 && atomic_load(&actk_runner_parallel_calls) == before)
+    return CHILD_DEFAULT_NOT_PARALLEL;
+  if (!call_ok(old, x, want, y, n)) return CHILD_OLD_CALL;
+  return CHILD_OK;
+}
+
+static void test_default_pool_after_fork(void **state) {
+  (void)state;
+  const size_t n = (size_t)1 << 18;
+  float *x = malloc(n * sizeof(float)), *want = malloc(n * sizeof(float));
+  float *y = malloc(n * sizeof(float));
+  assert_non_null(x);
+  assert_non_null(want);
+  assert_non_null(y);
+  test_fill_inputs(x, n, 0xf0);
+  assert_int_equal(actk_gelu_f32(NULL, x, want, n), ACTK_OK);
+  actk_pool *def = actk_pool_default();
+  assert_non_null(def);
+  actk_pool_destroy(def); /* the default pool: ignored */
+  test_check(call_ok(def, x, want, y, n), "the default pool, after actk_pool_destroy on it");
+  for (int it = 0; it < 3; it++) {
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+      alarm(30);
+      _exit(default_child(def, x, want, y, n));
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    char why[96];
+    if (describe_status(status, why, sizeof why))
+      test_fail("fork #%d: the child %s: %s", it, why,
+                WIFEXITED(status) ? child_what(WEXITSTATUS(status)) : "");
+    test_check(call_ok(def, x, want, y, n), "the parent's default pool after fork #%d", it);
+  }
+  free(x);
+  free(want);
+  free(y);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "fork_race") == 0) return run_fork_race();
-  fprintf(stderr, "usage: %s fork_race\n", argv[0]);
-  return 2;
+  if (argc > 1 && strcmp(argv[1], "exit_mid_call") == 0) return run_exit_mid_call();
+  if (argc > 2 && strcmp(argv[1], "dlopen") == 0) return run_dlopen(argv[2]);
+  if (argc > 1) {
+    fprintf(stderr, "usage: %s [fork_race | exit_mid_call | dlopen LIB]\n", argv[0]);
+    return 2;
+  }
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_default_pool_after_fork),
+  };
+  return cmocka_run_group_tests_name("pool lifecycle", tests, NULL, NULL);
 }
