@@ -106,15 +106,9 @@ actk_status actk_rope_cache_f32(float *cos_cache, float *sin_cache, size_t max_p
                                 size_t rotary_dim, double theta) {
   if (theta == 0) theta = 10000.0;
   if (!(theta > 0) || isinf(theta)) return ACTK_ERR_INVALID_ARGUMENT;
-  if (rotary_dim == 0 || rotary_dim % 2) return ACTK_ERR_BAD_SHAPE;
+  actk_status st = actk_check_rope_cache(cos_cache, sin_cache, max_position, rotary_dim);
+  if (st != ACTK_OK || max_position == 0) return st;
   size_t half = rotary_dim / 2;
-  if (max_position && half > SIZE_MAX / sizeof(float) / max_position) return ACTK_ERR_TOO_LARGE;
-  size_t n = max_position * half;
-  if (n == 0) return ACTK_OK;
-  if (!cos_cache || !sin_cache) return ACTK_ERR_NULL_POINTER;
-  if ((const char *)cos_cache < (const char *)(sin_cache + n) &&
-      (const char *)sin_cache < (const char *)(cos_cache + n))
-    return ACTK_ERR_OVERLAP;
   actk_fpenv env = actk_fpenv_enter();
   for (size_t j = 0; j < half; j++) {
     double inv_freq = pow(theta, -(double)(2 * j) / (double)rotary_dim);

@@ -89,3 +89,17 @@ actk_status actk_check_rope_positions(const actk_rope_desc *desc, const int64_t 
     if (position_ids[i] < 0 || position_ids[i] >= max) return ACTK_ERR_OUT_OF_RANGE;
   return ACTK_OK;
 }
+
+actk_status actk_check_rope_cache(const float *cos_cache, const float *sin_cache,
+                                  size_t max_position, size_t rotary_dim) {
+  if (rotary_dim == 0 || rotary_dim % 2) return ACTK_ERR_BAD_SHAPE;
+  int ok = 1;
+  size_t n = mul_ok(max_position, rotary_dim / 2, &ok);
+  if (!ok || n > SIZE_MAX / sizeof(float)) return ACTK_ERR_TOO_LARGE;
+  if (n == 0) return ACTK_OK;
+  if (!cos_cache || !sin_cache) return ACTK_ERR_NULL_POINTER;
+  if (!span_ok(cos_cache, n) || !span_ok(sin_cache, n)) return ACTK_ERR_TOO_LARGE;
+  if (ranges_overlap(cos_cache, n * sizeof(float), sin_cache, n * sizeof(float)))
+    return ACTK_ERR_OVERLAP;
+  return ACTK_OK;
+}

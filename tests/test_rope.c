@@ -1077,6 +1077,48 @@ static void test_cache(void **state) {
   test_check(actk_rope_cache_f32(NULL, NULL, 0, 8, 0.0) == ACTK_OK, "max_position 0");
 }
 
+/* ---- 7. spans past the end of the address space ---- */
+
+/* Every entry point returns ACTK_ERR_TOO_LARGE for an array that would run
+ * past the top of the address space, and writes nothing; the caches had no
+ * such check (a 16-float cache with max_position SIZE_MAX / 8 was written
+ * until the process faulted: ASan, global-buffer-overflow in src/rope.c). */
+static void test_address_space(void **state) {
+  (void)state;
+  test_watch_faults();
+  guarded g;
+  guarded_map(&g, 32 * sizeof(float));
+  /* 16 floats each, the cos cache against the upper guard: a write past it
+   * faults at once */
+  float *c = guarded_place(&g, 1, 16 * sizeof(float)), *s = (float *)(void *)g.lo;
+  float *top = (float *)(UINTPTR_MAX - 15); /* 16 bytes below the top */
+  static const struct {
+    int cos_top, sin_top;
+    size_t mp, rd;
+    const char *what;
+  } cases[] = {
+      {0, 0, SIZE_MAX / 8, 4, "max_position SIZE_MAX / 8, rotary_dim 4 (n * 4 fits in size_t)"},
+      {0, 0, SIZE_MAX / 4 / 3, 6, "max_position SIZE_MAX / 12, rotary_dim 6"},
+      {1, 0, 4, 8, "cos_cache 16 bytes below the top, 64 bytes long"},
+      {0, 1, 4, 8, "sin_cache 16 bytes below the top, 64 bytes long"},
+      {1, 1, 8, 2, "both 16 bytes below the top, 32 bytes long"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t k = 0; k < 16; k++) c[k] = s[k] = u2f(CANARY_BITS);
+    float *cc = cases[i].cos_top ? top : c, *sc = cases[i].sin_top ? top : s;
+    snprintf(test_context, sizeof test_context, "actk_rope_cache_f32: %s", cases[i].what);
+    actk_status st = actk_rope_cache_f32(cc, sc, cases[i].mp, cases[i].rd, 0.0);
+    test_check(st == ACTK_ERR_TOO_LARGE, "%s: got %s, want ACTK_ERR_TOO_LARGE", test_context,
+               test_status_name(st));
+    for (size_t k = 0; k < 16; k++)
+      test_check(f2u(c[k]) == CANARY_BITS && f2u(s[k]) == CANARY_BITS, "%s: returned %s but wrote",
+                 test_context, test_status_name(st));
+  }
+  guarded_unmap(&g);
+
+  test_context[0] = '\0';
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "specials") == 0) {
     const struct CMUnitTest specials[] = {
@@ -1092,6 +1134,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup_teardown(test_guard_pages, save_arm, restore_arm),
       cmocka_unit_test_setup_teardown(test_bad_arguments, save_arm, restore_arm),
       cmocka_unit_test(test_cache),
+      cmocka_unit_test(test_address_space),
   };
   return cmocka_run_group_tests_name("rope", tests, pools_setup, pools_teardown);
 }
