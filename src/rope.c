@@ -104,11 +104,13 @@ actk_status actk_rope_f32(actk_pool *pool, const actk_rope_desc *desc, const flo
 
 actk_status actk_rope_cache_f32(float *cos_cache, float *sin_cache, size_t max_position,
                                 size_t rotary_dim, double theta) {
-  if (theta == 0) theta = 10000.0;
-  if (!(theta > 0) || isinf(theta)) return ACTK_ERR_INVALID_ARGUMENT;
-  actk_status st = actk_check_rope_cache(cos_cache, sin_cache, max_position, rotary_dim);
+  actk_status st = actk_check_rope_cache(cos_cache, sin_cache, max_position, rotary_dim, theta);
   if (st != ACTK_OK || max_position == 0) return st;
   size_t half = rotary_dim / 2;
+  /* +-0 is the default; by its bits too, before the environment is ours */
+  uint64_t bits;
+  memcpy(&bits, &theta, sizeof bits);
+  if ((bits << 1) == 0) theta = 10000.0;
   actk_fpenv env = actk_fpenv_enter();
   for (size_t j = 0; j < half; j++) {
     double inv_freq = pow(theta, -(double)(2 * j) / (double)rotary_dim);

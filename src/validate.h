@@ -30,9 +30,11 @@ actk_status actk_check_rope(const actk_rope_desc *desc, const float *x, const in
                             actk_rope_shape *shape);
 actk_status actk_check_rope_positions(const actk_rope_desc *desc, const int64_t *position_ids);
 
-/* actk_rope_cache_f32's arrays: rotary_dim even and non-zero; both caches
- * [max_position][rotary_dim / 2] inside the address space and disjoint. */
+/* actk_rope_cache_f32's arguments: theta finite and not negative (+-0 picks
+ * the default), checked on its bits so that no compare can trap; rotary_dim
+ * even and non-zero; both caches [max_position][rotary_dim / 2] inside the
+ * address space and disjoint. */
 actk_status actk_check_rope_cache(const float *cos_cache, const float *sin_cache,
-                                  size_t max_position, size_t rotary_dim);
+                                  size_t max_position, size_t rotary_dim, double theta);
 
 #endif
