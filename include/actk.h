@@ -198,8 +198,8 @@ static inline void actk_rope_desc_init(actk_rope_desc *desc) {
   if (desc) *desc = d;
 }
 
-/* position_ids: [batch][seq_len] int64, or NULL. cos_cache and sin_cache:
- * [max_position][rotary_dim / 2]. */
+/* position_ids: [batch][seq_len] int64 at any byte address (no alignment
+ * needed), or NULL. cos_cache and sin_cache: [max_position][rotary_dim / 2]. */
 ACTK_API actk_status actk_rope_f32(actk_pool *pool, const actk_rope_desc *desc, const float *x,
                                    const int64_t *position_ids, const float *cos_cache,
                                    const float *sin_cache, float *y);

@@ -54,7 +54,7 @@ static void rope_rows(void *p, size_t begin_el, size_t end_el) {
       n = 1;
     }
     if (n > r_end - r) n = r_end - r;
-    int64_t pos = c->ids ? c->ids[b * S + s] : d->position_start + (int64_t)s;
+    int64_t pos = c->ids ? actk_position_id(c->ids, b * S + s) : d->position_start + (int64_t)s;
     size_t off = (size_t)pos * c->half;
     const float *xr = c->x + r * D;
     float *yr = c->y + r * D;

@@ -9,11 +9,14 @@ static int ranges_overlap(const void *a, size_t na, const void *b, size_t nb) {
   return na && nb && pa < pb + nb && pb < pa + na;
 }
 
-/* n floats starting at p fit in the address space. */
-static int span_ok(const void *p, size_t n) {
-  if (n > SIZE_MAX / sizeof(float)) return 0;
-  return (uintptr_t)p <= UINTPTR_MAX - n * sizeof(float);
+/* n elements of `size` bytes starting at p fit in the address space. */
+static int span_ok_of(const void *p, size_t n, size_t size) {
+  if (n > SIZE_MAX / size) return 0;
+  return (uintptr_t)p <= UINTPTR_MAX - n * size;
 }
+
+/* n floats starting at p fit in the address space. */
+static int span_ok(const void *p, size_t n) { return span_ok_of(p, n, sizeof(float)); }
 
 actk_status actk_check_unary(const float *x, const float *y, size_t n) {
   if (n == 0) return ACTK_OK;
@@ -71,6 +74,7 @@ actk_status actk_check_rope(const actk_rope_desc *desc, const float *x, const in
   if (ranges_overlap(cos_cache, cache * sizeof(float), y, bytes) ||
       ranges_overlap(sin_cache, cache * sizeof(float), y, bytes))
     return ACTK_ERR_OVERLAP;
+  if (position_ids && !span_ok_of(position_ids, tokens, sizeof(int64_t))) return ACTK_ERR_TOO_LARGE;
   if (position_ids && ranges_overlap(position_ids, tokens * sizeof(int64_t), y, bytes))
     return ACTK_ERR_OVERLAP;
   return ACTK_OK;
@@ -86,8 +90,10 @@ actk_status actk_check_rope_positions(const actk_rope_desc *desc, const int64_t 
     return ACTK_OK;
   }
   size_t tokens = desc->batch * desc->seq_len; /* checked by actk_check_rope */
-  for (size_t i = 0; i < tokens; i++)
-    if (position_ids[i] < 0 || position_ids[i] >= max) return ACTK_ERR_OUT_OF_RANGE;
+  for (size_t i = 0; i < tokens; i++) {
+    int64_t p = actk_position_id(position_ids, i);
+    if (p < 0 || p >= max) return ACTK_ERR_OUT_OF_RANGE;
+  }
   return ACTK_OK;
 }
 
