@@ -137,8 +137,10 @@ ACTK_API actk_status actk_erf_f32(actk_pool *pool, const float *x, float *y, siz
 ACTK_API actk_status actk_tanh_f32(actk_pool *pool, const float *x, float *y, size_t n);
 /* 1 / (1 + exp(-x)) */
 ACTK_API actk_status actk_sigmoid_f32(actk_pool *pool, const float *x, float *y, size_t n);
-/* x * sigmoid(alpha * x); alpha*x is formed without rounding. Where alpha * x
- * is NaN (alpha NaN, or 0 * inf) the result is the default quiet NaN. */
+/* x * sigmoid(alpha * x); alpha*x is formed without rounding. A NaN x comes
+ * back as itself, quieted, whatever alpha is (NaN in, same NaN out); where
+ * alpha * x is NaN for a non-NaN x (alpha NaN, or 0 * inf) the result is the
+ * default quiet NaN (0x7fc00000). */
 ACTK_API actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, size_t n,
                                     float alpha);
 /* swish with alpha = 1 */
