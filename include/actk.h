@@ -124,7 +124,10 @@ typedef void (*actk_parallel_for_fn)(void *host, void (*fn)(void *data, size_t i
                                      size_t num_batch, void *data);
 /* A pool that runs actk's chunks on the engine's threads instead of its own:
  * no second set of spinning threads competes for the cores. threads: how many
- * the engine will run at once (for sizing chunks). */
+ * the engine will run at once (for sizing chunks). An actk call from inside
+ * one of actk's chunks runs inline; one from inside the engine's own task
+ * calls parallel_for again, from inside it: if the engine's parallel-for does
+ * not nest, make parallel_for run fn inline there (README, "Lifecycle"). */
 ACTK_API actk_status actk_pool_create_host(actk_parallel_for_fn parallel_for, void *host,
                                            unsigned threads, actk_pool **pool);
 

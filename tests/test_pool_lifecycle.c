@@ -1,6 +1,18 @@
 /* The pools' lifecycle rules (README, "Threading": fork, unload, the default
- * pool), each in a process of its own where it needs a fresh one:
+ * pool, host pools and nesting). Modes that need a fresh process have a
+ * ctest entry of their own:
  *
+ *   test_pool_lifecycle
+ *       - the default pool in fork() children: actk_pool_destroy on the
+ *         pointer from before the fork is ignored and the pointer keeps
+ *         working (inline); the child's own default pool is parallel and
+ *         destroy ignores it too. Caught: the child freed the parent's default
+ *         pool ("free(): double free detected" on the second destroy; ASan,
+ *         a use after free);
+ *       - host pools: calls from actk's own chunk tasks run inline, calls
+ *         from the engine's own tasks go back to the engine's parallel-for
+ *         from inside it, and README's adapter for a parallel-for that does
+ *         not nest keeps them out of it, with the same bits.
  *   test_pool_lifecycle fork_race
  *       fork() while another thread is inside the process's first
  *       actk_pool_default() call, holding its lock (a test hook holds the
@@ -9,7 +21,15 @@
  *       handlers were registered lazily, from inside the first pool creation,
  *       so a fork in that window left the child with the default-pool lock
  *       held and no handler to reset it: trial 0's child hung in
- *       pthread_mutex_lock. */
+ *       pthread_mutex_lock.
+ *   test_pool_lifecycle exit_mid_call
+ *       exit() while three threads are mid-call on the default pool: the
+ *       calls go on, right, on the stopped pool after the library's unload;
+ *       no sanitizer report. Caught: the unload freed the pool under them
+ *       (ASan: heap-use-after-free) and actk_pool_default() made a new one.
+ *   test_pool_lifecycle dlopen LIB
+ *       dlopen/dlclose rounds of the shared library: its default pool's
+ *       workers are gone after every unload, results right. */
 #define _GNU_SOURCE
 #include "actk_test.h"
 
@@ -507,19 +527,31 @@ static int default_child(actk_pool *old, const float *x, const float *want, floa
   actk_pool *def = actk_pool_default();
   if (!def) return CHILD_DEFAULT_NULL;
   actk_pool_destroy(def);
-  /* twice: the first call on a new pool plans with a sleeping pool's cost
-   * and may stay serial; the next one, right after, finds it warm */
   const unsigned long before = atomic_load(&actk_runner_parallel_calls);
-  if (!call_ok(def, x, want, y, n) || !call_ok(def, x, want, y, n)) return CHILD_DEFAULT_CALL;
+  if (!call_ok(def, x, want, y, n)) return CHILD_DEFAULT_CALL;
   if (actk_pool_threads(def) > 1 && atomic_load(&actk_runner_parallel_calls) == before)
     return CHILD_DEFAULT_NOT_PARALLEL;
   if (!call_ok(old, x, want, y, n)) return CHILD_OLD_CALL;
   return CHILD_OK;
 }
 
+/* A sleeping pool's dispatch cost, from a pool that never spins. */
+static uint64_t cold_dispatch_ns(void) {
+  actk_pool_config cfg;
+  actk_pool_config_init(&cfg);
+  cfg.threads = 2;
+  cfg.spin_us = 0;
+  actk_pool *pool = NULL;
+  if (actk_pool_create(&cfg, &pool) != ACTK_OK) return 1000000;
+  uint64_t ns = actk_pool_dispatch_cost_ns(pool);
+  actk_pool_destroy(pool);
+  return ns;
+}
+
 static void test_default_pool_after_fork(void **state) {
   (void)state;
-  const size_t n = (size_t)1 << 18;
+  /* the child's first call on its new default pool goes parallel */
+  const size_t n = parallel_length(cold_dispatch_ns());
   float *x = malloc(n * sizeof(float)), *want = malloc(n * sizeof(float));
   float *y = malloc(n * sizeof(float));
   assert_non_null(x);
@@ -552,6 +584,168 @@ static void test_default_pool_after_fork(void **state) {
   free(y);
 }
 
+/* ---- host pools: which calls run inline ---- */
+
+/* An engine whose parallel-for does not nest, as some engines' do: a call
+ * from a thread already inside it would wait for threads that are all busy.
+ * Here such a call is counted and run inline instead of hanging. Each call
+ * runs its tasks on the caller and one helper thread. */
+typedef struct engine {
+  atomic_int reentered; /* parallel-for calls from inside one */
+  atomic_ulong calls;
+} engine;
+
+static _Thread_local int tls_in_engine; /* this thread is running an engine task */
+
+typedef struct engine_job {
+  void (*fn)(void *, size_t);
+  void *data;
+  size_t total;
+  atomic_size_t next;
+} engine_job;
+
+static void engine_claim(engine_job *j) {
+  tls_in_engine++;
+  for (;;) {
+    size_t i = atomic_fetch_add(&j->next, 1);
+    if (i >= j->total) break;
+    j->fn(j->data, i);
+  }
+  tls_in_engine--;
+}
+
+static void *engine_helper(void *p) {
+  engine_claim(p);
+  return NULL;
+}
+
+static void engine_parallel_for(engine *e, void (*fn)(void *, size_t), size_t total, void *data) {
+  atomic_fetch_add(&e->calls, 1);
+  if (tls_in_engine) { /* a real non-nesting pool would deadlock here */
+    atomic_fetch_add(&e->reentered, 1);
+    for (size_t i = 0; i < total; i++) fn(data, i);
+    return;
+  }
+  engine_job j = {fn, data, total, 0};
+  pthread_t t;
+  const int started = pthread_create(&t, NULL, engine_helper, &j) == 0;
+  engine_claim(&j);
+  if (started) pthread_join(t, NULL);
+}
+
+/* The parallel-for given to actk_pool_create_host: as is ... */
+static void adapter_plain(void *host, void (*fn)(void *, size_t), size_t total, size_t num_batch,
+                          void *data) {
+  (void)num_batch;
+  engine_parallel_for(host, fn, total, data);
+}
+
+/* ... and as README shows for an engine that does not nest: on a thread
+ * already inside the engine's parallel-for, run the chunks right here. */
+static void adapter_inline_inside(void *host, void (*fn)(void *, size_t), size_t total,
+                                  size_t num_batch, void *data) {
+  (void)num_batch;
+  if (tls_in_engine) {
+    for (size_t i = 0; i < total; i++) fn(data, i);
+    return;
+  }
+  engine_parallel_for(host, fn, total, data);
+}
+
+enum { ENGINE_TASKS = 4 };
+
+typedef struct nest_ctx {
+  actk_pool *pool;
+  const float *x, *want;
+  float *y[ENGINE_TASKS];
+  size_t n;
+  atomic_int wrong;
+} nest_ctx;
+
+/* An engine task (an op kernel the engine runs) that calls actk. */
+static void engine_task(void *p, size_t i) {
+  nest_ctx *c = p;
+  if (actk_gelu_f32(c->pool, c->x, c->y[i], c->n) != ACTK_OK ||
+      memcmp(c->y[i], c->want, c->n * sizeof(float)))
+    atomic_fetch_add(&c->wrong, 1);
+}
+
+/* One of actk's chunk tasks that calls actk again. */
+static void actk_chunk_calling_actk(void *p, size_t begin, size_t end) {
+  nest_ctx *c = p;
+  engine_task(c, begin * ENGINE_TASKS / c->n % ENGINE_TASKS);
+  (void)end;
+}
+
+/* README's rule: actk's own chunk tasks are marked, so an actk call from
+ * inside one runs inline and never reaches the engine again; the engine's
+ * own tasks are not (actk cannot see them), so a call from inside one is
+ * handed to the engine's parallel-for from inside it; an adapter that runs
+ * inline there keeps a non-nesting engine out of that, with the same bits.
+ * Caught, with the marking in host_trampoline removed: "plain adapter, actk's
+ * chunk tasks calling actk: the engine's parallel-for was entered 9 times, 8
+ * of them from inside itself". */
+static void test_host_nesting(void **state) {
+  (void)state;
+  nest_ctx c;
+  memset(&c, 0, sizeof c);
+  c.n = (size_t)1 << 18; /* parallel on a host pool (its dispatch cost is fixed) */
+  float *x = malloc(c.n * sizeof(float)), *want = malloc(c.n * sizeof(float));
+  assert_non_null(x);
+  assert_non_null(want);
+  test_fill_inputs(x, c.n, 0x4e57);
+  assert_int_equal(actk_gelu_f32(NULL, x, want, c.n), ACTK_OK);
+  c.x = x;
+  c.want = want;
+  for (int i = 0; i < ENGINE_TASKS; i++) {
+    c.y[i] = malloc(c.n * sizeof(float));
+    assert_non_null(c.y[i]);
+  }
+  static const char *names[] = {"plain adapter", "adapter running inline inside the engine"};
+  for (int a = 0; a < 2; a++) {
+    engine e;
+    memset(&e, 0, sizeof e);
+    actk_pool *pool = NULL;
+    assert_int_equal(actk_pool_create_host(a ? adapter_inline_inside : adapter_plain, &e, 2, &pool),
+                     ACTK_OK);
+    c.pool = pool;
+
+    /* the engine's own tasks call actk */
+    unsigned long before = atomic_load(&actk_runner_parallel_calls);
+    engine_parallel_for(&e, engine_task, ENGINE_TASKS, &c);
+    test_check(atomic_load(&c.wrong) == 0, "%s, engine tasks calling actk: %d wrong results",
+               names[a], atomic_load(&c.wrong));
+    test_check(atomic_load(&actk_runner_parallel_calls) - before == ENGINE_TASKS,
+               "%s, engine tasks calling actk: %lu of %d calls went parallel", names[a],
+               atomic_load(&actk_runner_parallel_calls) - before, ENGINE_TASKS);
+    if (a == 0)
+      test_check(atomic_load(&e.reentered) == ENGINE_TASKS,
+                 "plain adapter, engine tasks calling actk: the engine's parallel-for was entered "
+                 "from inside itself %d times, want %d (one per call: actk cannot see the engine's "
+                 "own tasks)",
+                 atomic_load(&e.reentered), ENGINE_TASKS);
+    else
+      test_check(atomic_load(&e.reentered) == 0,
+                 "%s: the engine's parallel-for was entered from inside itself %d times", names[a],
+                 atomic_load(&e.reentered));
+
+    /* actk's own chunk tasks call actk: inline, the engine is entered once */
+    atomic_store(&e.reentered, 0);
+    atomic_store(&e.calls, 0);
+    actk_run_ranges(pool, ACTK_COST_EXPENSIVE, c.n, 16, actk_chunk_calling_actk, &c);
+    test_check(atomic_load(&c.wrong) == 0, "%s, actk's chunk tasks calling actk: wrong results",
+               names[a]);
+    test_check(atomic_load(&e.calls) == 1 && atomic_load(&e.reentered) == 0,
+               "%s, actk's chunk tasks calling actk: the engine's parallel-for was entered %lu "
+               "times, %d of them from inside itself (want once, from outside)",
+               names[a], atomic_load(&e.calls), atomic_load(&e.reentered));
+    actk_pool_destroy(pool);
+  }
+  for (int i = 0; i < ENGINE_TASKS; i++) free(c.y[i]);
+  free(x);
+  free(want);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "fork_race") == 0) return run_fork_race();
   if (argc > 1 && strcmp(argv[1], "exit_mid_call") == 0) return run_exit_mid_call();
@@ -562,6 +756,7 @@ int main(int argc, char **argv) {
   }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_default_pool_after_fork),
+      cmocka_unit_test(test_host_nesting),
   };
   return cmocka_run_group_tests_name("pool lifecycle", tests, NULL, NULL);
 }
