@@ -108,10 +108,13 @@ static inline void actk_pool_config_init(actk_pool_config *config) {
  * for and none could start). config NULL: defaults. On error *pool is NULL. */
 ACTK_API actk_status actk_pool_create(const actk_pool_config *config, actk_pool **pool);
 /* Joins the workers and frees the pool. No call may be using it. NULL and the
- * default pool: no-op (the default pool lives until the library unloads). */
+ * default pool (also, in a fork() child, the pointer from before the fork):
+ * no-op. A pool created before a fork(), destroyed in the child: freed only. */
 ACTK_API void actk_pool_destroy(actk_pool *pool);
 /* The process-wide pool with default settings, created on first use (and
- * again in a child after fork). NULL if it could not be created. */
+ * again in a child after fork) and never freed: when the library unloads its
+ * workers are joined and from then on it runs every call inline. NULL if it
+ * could not be created. */
 ACTK_API actk_pool *actk_pool_default(void);
 /* Threads a call may use, the caller included: 1 for NULL. */
 ACTK_API unsigned actk_pool_threads(const actk_pool *pool);
