@@ -670,11 +670,17 @@ static void engine_task(void *p, size_t i) {
     atomic_fetch_add(&c->wrong, 1);
 }
 
-/* One of actk's chunk tasks that calls actk again. */
+/* One of actk's chunk tasks that calls actk again, into a buffer of its own
+ * (chunks run at once on different threads). */
 static void actk_chunk_calling_actk(void *p, size_t begin, size_t end) {
   nest_ctx *c = p;
-  engine_task(c, begin * ENGINE_TASKS / c->n % ENGINE_TASKS);
+  (void)begin;
   (void)end;
+  float *y = malloc(c->n * sizeof(float));
+  if (!y || actk_gelu_f32(c->pool, c->x, y, c->n) != ACTK_OK ||
+      memcmp(y, c->want, c->n * sizeof(float)))
+    atomic_fetch_add(&c->wrong, 1);
+  free(y);
 }
 
 /* README's rule: actk's own chunk tasks are marked, so an actk call from
