@@ -80,6 +80,23 @@ static int describe_status(int status, char *buf, size_t len) {
   return 0;
 }
 
+/* The shortest gelu length (whole vectors) the planner splits over 2
+ * threads at this dispatch cost: a parallel call on a pool reporting it. */
+static size_t parallel_length(uint64_t dispatch_ns) {
+  size_t lo = 1, hi = ((size_t)1 << 28) / 16;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (actk_plan_split(mid * 16, 16, 2, ACTK_COST_EXPENSIVE, dispatch_ns).n_chunks > 1)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  size_t n = lo * 16;
+  return n < actk_plan_min_parallel(ACTK_COST_EXPENSIVE)
+             ? actk_plan_min_parallel(ACTK_COST_EXPENSIVE)
+             : n;
+}
+
 /* ---- fork racing the first actk_pool_default() ---- */
 
 /* The window: the first actk_pool_default() holds the default-pool lock
@@ -105,7 +122,8 @@ enum {
   RACE_NO_WINDOW,
   RACE_DEFAULT_NULL,
   RACE_CALL,
-  RACE_BITS
+  RACE_BITS,
+  RACE_NOT_PARALLEL
 };
 
 static void *first_default(void *p) {
@@ -126,12 +144,19 @@ static int race_grandchild(void) {
 #ifndef TEST_TSAN
   if (!def) return RACE_DEFAULT_NULL;
 #endif
-  enum { N = 4096 };
-  static float x[N], want[N], got[N];
-  for (int i = 0; i < N; i++) x[i] = (float)(i - N / 2) / 256.0f;
-  if (actk_gelu_f32(NULL, x, want, N) != ACTK_OK || actk_gelu_f32(def, x, got, N) != ACTK_OK)
-    return RACE_CALL;
-  return memcmp(want, got, sizeof want) ? RACE_BITS : RACE_OK;
+  /* a call that uses the pool (parallel where it has threads) */
+  const size_t n = def ? parallel_length(actk_pool_dispatch_cost_ns(def)) : 4096;
+  float *x = malloc(n * sizeof(float)), *want = malloc(n * sizeof(float));
+  float *got = malloc(n * sizeof(float));
+  if (!x || !want || !got) return RACE_CALL;
+  test_fill_inputs(x, n, 0xf02c);
+  if (actk_gelu_f32(NULL, x, want, n) != ACTK_OK) return RACE_CALL;
+  const unsigned long before = atomic_load(&actk_runner_parallel_calls);
+  if (actk_gelu_f32(def, x, got, n) != ACTK_OK) return RACE_CALL;
+  if (memcmp(want, got, n * sizeof(float))) return RACE_BITS;
+  if (actk_pool_threads(def) > 1 && atomic_load(&actk_runner_parallel_calls) == before)
+    return RACE_NOT_PARALLEL;
+  return RACE_OK;
 }
 
 /* One trial, in a fresh child of the (pool-free) test process: thread A
@@ -171,6 +196,8 @@ static const char *race_what(int code) {
     return "a call on the child's default pool failed";
   case RACE_BITS:
     return "a call on the child's default pool gave wrong bits";
+  case RACE_NOT_PARALLEL:
+    return "a large call on the child's default pool did not go parallel";
   }
   return "the child ended otherwise (a sanitizer report, or a signal 100 below this)";
 }
@@ -260,23 +287,6 @@ __attribute__((destructor(101))) static void after_unload(void) {
       if (now_ns() - t0 > 30000000000u) _exit(EXIT_STALLED);
       sched_yield();
     }
-}
-
-/* The shortest gelu length (whole vectors) the planner splits over 2
- * threads at this dispatch cost: a parallel call on a pool reporting it. */
-static size_t parallel_length(uint64_t dispatch_ns) {
-  size_t lo = 1, hi = ((size_t)1 << 28) / 16;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (actk_plan_split(mid * 16, 16, 2, ACTK_COST_EXPENSIVE, dispatch_ns).n_chunks > 1)
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  size_t n = lo * 16;
-  return n < actk_plan_min_parallel(ACTK_COST_EXPENSIVE)
-             ? actk_plan_min_parallel(ACTK_COST_EXPENSIVE)
-             : n;
 }
 
 /* In a fresh child: callers on the default pool, then exit() under them. */
