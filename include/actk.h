@@ -111,10 +111,13 @@ static inline void actk_pool_config_init(actk_pool_config *config) {
  * for and none could start). config NULL: defaults. On error *pool is NULL. */
 ACTK_API actk_status actk_pool_create(const actk_pool_config *config, actk_pool **pool);
 /* Joins the workers and frees the pool. No call may be using it. NULL and the
- * default pool: no-op (the default pool lives until the library unloads). */
+ * default pool (also, in a fork() child, the pointer from before the fork):
+ * no-op. A pool created before a fork(), destroyed in the child: freed only. */
 ACTK_API void actk_pool_destroy(actk_pool *pool);
 /* The process-wide pool with default settings, created on first use (and
- * again in a child after fork). NULL if it could not be created. */
+ * again in a child after fork) and never freed: when the library unloads its
+ * workers are joined and from then on it runs every call inline. NULL if it
+ * could not be created. */
 ACTK_API actk_pool *actk_pool_default(void);
 /* Threads a call may use, the caller included: 1 for NULL. */
 ACTK_API unsigned actk_pool_threads(const actk_pool *pool);
@@ -127,7 +130,10 @@ typedef void (*actk_parallel_for_fn)(void *host, void (*fn)(void *data, size_t i
                                      size_t num_batch, void *data);
 /* A pool that runs actk's chunks on the engine's threads instead of its own:
  * no second set of spinning threads competes for the cores. threads: how many
- * the engine will run at once (for sizing chunks). */
+ * the engine will run at once (for sizing chunks). An actk call from inside
+ * one of actk's chunks runs inline; one from inside the engine's own task
+ * calls parallel_for again, from inside it: if the engine's parallel-for does
+ * not nest, make parallel_for run fn inline there (README, "Lifecycle"). */
 ACTK_API actk_status actk_pool_create_host(actk_parallel_for_fn parallel_for, void *host,
                                            unsigned threads, actk_pool **pool);
 
@@ -140,8 +146,10 @@ ACTK_API actk_status actk_erf_f32(actk_pool *pool, const float *x, float *y, siz
 ACTK_API actk_status actk_tanh_f32(actk_pool *pool, const float *x, float *y, size_t n);
 /* 1 / (1 + exp(-x)) */
 ACTK_API actk_status actk_sigmoid_f32(actk_pool *pool, const float *x, float *y, size_t n);
-/* x * sigmoid(alpha * x); alpha*x is formed without rounding. Where alpha * x
- * is NaN (alpha NaN, or 0 * inf) the result is the default quiet NaN. */
+/* x * sigmoid(alpha * x); alpha*x is formed without rounding. A NaN x comes
+ * back as itself, quieted, whatever alpha is (NaN in, same NaN out); where
+ * alpha * x is NaN for a non-NaN x (alpha NaN, or 0 * inf) the result is the
+ * default quiet NaN (0x7fc00000). */
 ACTK_API actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, size_t n,
                                     float alpha);
 /* swish with alpha = 1 */
@@ -320,8 +328,8 @@ static inline void actk_rope_desc_init(actk_rope_desc *desc) {
   if (desc) *desc = d;
 }
 
-/* position_ids: [batch][seq_len] int64, or NULL. cos_cache and sin_cache:
- * [max_position][rotary_dim / 2]. */
+/* position_ids: [batch][seq_len] int64 at any byte address (no alignment
+ * needed), or NULL. cos_cache and sin_cache: [max_position][rotary_dim / 2]. */
 ACTK_API actk_status actk_rope_f32(actk_pool *pool, const actk_rope_desc *desc, const float *x,
                                    const int64_t *position_ids, const float *cos_cache,
                                    const float *sin_cache, float *y);

@@ -79,7 +79,7 @@ struct actk_pool {
   uint64_t spin_ns;
   unsigned backoff_max;
   int pin;
-  unsigned fork_gen; /* g_fork_gen at creation */
+  atomic_uint fork_gen; /* g_fork_gen when set up; stored last (release) */
   pthread_t *threads;
   worker_arg *args;
   int *cpus; /* one per allowed physical core, for pinning */
@@ -98,22 +98,42 @@ struct actk_pool {
 static atomic_uint g_fork_gen;
 static _Thread_local int tls_in_worker;
 static atomic_uint g_fail_creates; /* test hook */
-static pthread_mutex_t g_default_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The default pool lives in static storage and is never freed: a call may
+ * still be running on it when the library unloads at exit(), and a child of
+ * fork() keeps the parent's pointer. g_default points at it once it is set
+ * up in this process (a fork() child starts with NULL); g_unloading, under
+ * the lock, stops it from being set up again once unloading began. */
+static actk_pool g_default_storage;
 static _Atomic(actk_pool *) g_default;
+static pthread_mutex_t g_default_lock = PTHREAD_MUTEX_INITIALIZER;
+static int g_unloading;
 static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
+typedef void (*test_hook_fn)(void);
+static _Atomic(test_hook_fn) g_default_hook; /* test hook */
 
 static void atfork_prepare(void) { pthread_mutex_lock(&g_default_lock); }
 static void atfork_parent(void) { pthread_mutex_unlock(&g_default_lock); }
 /* The child has none of the parent's workers: pools from before the fork run
- * jobs inline from now on, and the default pool is made anew on first use. */
+ * jobs inline from now on, and the default pool is made anew on first use.
+ * The forking thread holds the lock (atfork_prepare) and is the child's only
+ * thread, so it unlocks it (re-initialising a locked mutex is undefined, and
+ * TSan then reports the child's next lock as a double lock). */
 static void atfork_child(void) {
-  pthread_mutex_init(&g_default_lock, NULL);
+  pthread_mutex_unlock(&g_default_lock);
   atomic_fetch_add(&g_fork_gen, 1);
   atomic_store(&g_default, NULL);
 }
 static void register_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }
+/* At load, and in any case before the default-pool lock is first taken: a
+ * fork() while the first actk_pool_default() holds that lock must find the
+ * handlers in place, or the child inherits the lock held, with nothing to
+ * reset it, and hangs in its own actk_pool_default(). */
+__attribute__((constructor)) static void pool_load(void) {
+  pthread_once(&g_atfork_once, register_atfork);
+}
 
 void actk_pool_test_fail_thread_creates(unsigned k) { atomic_store(&g_fail_creates, k); }
+void actk_pool_test_default_hook(void (*hook)(void)) { atomic_store(&g_default_hook, hook); }
 
 /* ---- small helpers ---- */
 
@@ -140,8 +160,18 @@ static void futex_wake(atomic_uint *word, int count) {
 #endif
 }
 
+/* A pool from before a fork() (its threads are the parent's): it runs every
+ * call inline. The acquire pairs with the release that publishes a pool set
+ * up afresh in a child (the default pool's storage): a call that sees it
+ * current sees all of it; one that sees it stale reads nothing else. */
 static int pool_is_stale(const actk_pool *pool) {
-  return pool->fork_gen != atomic_load_explicit(&g_fork_gen, memory_order_relaxed);
+  return atomic_load_explicit(&pool->fork_gen, memory_order_acquire) !=
+         atomic_load_explicit(&g_fork_gen, memory_order_relaxed);
+}
+
+/* Stopped: its workers were joined when the library unloaded. */
+static int pool_is_stopped(const actk_pool *pool) {
+  return atomic_load_explicit(&pool->shutdown, memory_order_relaxed);
 }
 
 /* ---- running tasks ---- */
@@ -258,7 +288,7 @@ static void *worker_main(void *p) {
 /* ---- the runner's view ---- */
 
 unsigned actk_pool_width(actk_pool *pool) {
-  if (!pool || tls_in_worker || pool_is_stale(pool)) return 1;
+  if (!pool || tls_in_worker || pool_is_stale(pool) || pool_is_stopped(pool)) return 1;
   return pool->width;
 }
 
@@ -362,27 +392,46 @@ void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n) {
   }
 }
 
-/* ---- public API ---- */
+/* ---- creating and stopping pools ---- */
 
-static void pool_free(actk_pool *pool) {
+/* Every field but fork_gen, for a pool with no threads yet. The pool may be
+ * the default pool's storage in a fork() child, which calls holding the
+ * parent's pointer may be reading: they see it stale (fork_gen) and read
+ * nothing else, so these plain writes race with nobody. */
+static void pool_reset(actk_pool *pool) {
+  pool->host = 0;
+  pool->host_fn = NULL;
+  pool->host_ctx = NULL;
+  pool->width = 1;
+  pool->n_workers = 0;
+  pool->spin_ns = 0;
+  pool->backoff_max = 1;
+  pool->pin = 0;
+  pool->threads = NULL;
+  pool->args = NULL;
+  pool->cpus = NULL;
+  pool->n_cpus = 0;
+  pthread_mutex_init(&pool->lock, NULL);
+  pool->head = pool->tail = NULL;
+  atomic_store_explicit(&pool->epoch, 0, memory_order_relaxed);
+  atomic_store_explicit(&pool->sleepers, 0, memory_order_relaxed);
+  atomic_store_explicit(&pool->spinning, 0, memory_order_relaxed);
+  atomic_store_explicit(&pool->shutdown, 0, memory_order_relaxed);
+  atomic_store_explicit(&pool->last_call_ns, 0, memory_order_relaxed);
+}
+
+/* Makes the pool current in this process: the last store of a setup. */
+static void pool_publish(actk_pool *pool) {
+  atomic_store_explicit(&pool->fork_gen, atomic_load(&g_fork_gen), memory_order_release);
+}
+
+static void pool_free_arrays(actk_pool *pool) {
   free(pool->threads);
   free(pool->args);
   free(pool->cpus);
-  free(pool);
-}
-
-static actk_pool *pool_alloc(void) {
-  pthread_once(&g_atfork_once, register_atfork);
-  actk_pool *pool = calloc(1, sizeof *pool);
-  if (!pool) return NULL;
-  pool->fork_gen = atomic_load(&g_fork_gen);
-  atomic_init(&pool->epoch, 0);
-  atomic_init(&pool->sleepers, 0);
-  atomic_init(&pool->spinning, 0);
-  atomic_init(&pool->shutdown, 0);
-  atomic_init(&pool->last_call_ns, 0);
-  pthread_mutex_init(&pool->lock, NULL);
-  return pool;
+  pool->threads = NULL;
+  pool->args = NULL;
+  pool->cpus = NULL;
 }
 
 static int create_thread(pthread_t *t, void *(*fn)(void *), void *arg) {
@@ -398,6 +447,56 @@ static int create_thread(pthread_t *t, void *(*fn)(void *), void *arg) {
   return rc;
 }
 
+/* Starts a reset pool's threads as cfg (validated) says. On an error no
+ * thread runs; the arrays are the caller's to free. */
+static actk_status pool_start(actk_pool *pool, const actk_pool_config *cfg) {
+  pool->cpus = malloc(ACTK_MAX_THREADS * sizeof(int));
+  if (!pool->cpus) return ACTK_ERR_OUT_OF_MEMORY;
+  pool->n_cpus = actk_topology_core_cpus(pool->cpus, ACTK_MAX_THREADS);
+  unsigned want = cfg->threads ? cfg->threads : (unsigned)pool->n_cpus;
+  pool->spin_ns = (uint64_t)cfg->spin_us * 1000u;
+  pool->backoff_max = cfg->spin_backoff_max ? cfg->spin_backoff_max : 1;
+  pool->pin = cfg->pin;
+  pool->threads = calloc(want, sizeof *pool->threads);
+  pool->args = calloc(want, sizeof *pool->args);
+  if (!pool->threads || !pool->args) return ACTK_ERR_OUT_OF_MEMORY;
+  for (unsigned i = 1; i < want; i++) {
+    pool->args[pool->n_workers] = (worker_arg){pool, i};
+    if (create_thread(&pool->threads[pool->n_workers], worker_main, &pool->args[pool->n_workers]) !=
+        0)
+      continue; /* fewer workers, not a failure */
+    pool->n_workers++;
+  }
+  if (want > 1 && pool->n_workers == 0) return ACTK_ERR_NO_THREADS;
+  pool->width = pool->n_workers + 1;
+  return ACTK_OK;
+}
+
+/* Tells the workers to exit and joins them. From then on every call runs
+ * inline (pool_is_stopped); a call already running finishes on its own
+ * thread, which claims every task no worker took, so it still needs the
+ * pool's struct and lock: whether to free them is the caller's decision. */
+static void pool_stop(actk_pool *pool) {
+  atomic_store(&pool->shutdown, 1);
+  atomic_fetch_add(&pool->epoch, 1);
+  futex_wake(&pool->epoch, INT_MAX);
+  for (unsigned i = 0; i < pool->n_workers; i++) pthread_join(pool->threads[i], NULL);
+}
+
+static actk_pool *pool_alloc(void) {
+  pthread_once(&g_atfork_once, register_atfork);
+  actk_pool *pool = calloc(1, sizeof *pool);
+  if (pool) pool_reset(pool);
+  return pool;
+}
+
+static void pool_free(actk_pool *pool) {
+  pool_free_arrays(pool);
+  free(pool);
+}
+
+/* ---- public API ---- */
+
 actk_status actk_pool_create(const actk_pool_config *config, actk_pool **out) {
   if (!out) return ACTK_ERR_NULL_POINTER;
   *out = NULL;
@@ -410,35 +509,13 @@ actk_status actk_pool_create(const actk_pool_config *config, actk_pool **out) {
     return ACTK_ERR_INVALID_ARGUMENT;
   actk_pool *pool = pool_alloc();
   if (!pool) return ACTK_ERR_OUT_OF_MEMORY;
-  pool->cpus = malloc(ACTK_MAX_THREADS * sizeof(int));
-  if (!pool->cpus) {
-    pool_free(pool);
-    return ACTK_ERR_OUT_OF_MEMORY;
-  }
-  pool->n_cpus = actk_topology_core_cpus(pool->cpus, ACTK_MAX_THREADS);
-  unsigned want = cfg.threads ? cfg.threads : (unsigned)pool->n_cpus;
-  pool->spin_ns = (uint64_t)cfg.spin_us * 1000u;
-  pool->backoff_max = cfg.spin_backoff_max ? cfg.spin_backoff_max : 1;
-  pool->pin = cfg.pin;
-  pool->threads = calloc(want, sizeof *pool->threads);
-  pool->args = calloc(want, sizeof *pool->args);
-  if (!pool->threads || !pool->args) {
-    pool_free(pool);
-    return ACTK_ERR_OUT_OF_MEMORY;
-  }
-  for (unsigned i = 1; i < want; i++) {
-    pool->args[pool->n_workers] = (worker_arg){pool, i};
-    if (create_thread(&pool->threads[pool->n_workers], worker_main, &pool->args[pool->n_workers]) !=
-        0)
-      continue; /* fewer workers, not a failure */
-    pool->n_workers++;
-  }
-  if (want > 1 && pool->n_workers == 0) {
+  actk_status st = pool_start(pool, &cfg);
+  if (st != ACTK_OK) {
     pthread_mutex_destroy(&pool->lock);
     pool_free(pool);
-    return ACTK_ERR_NO_THREADS;
+    return st;
   }
-  pool->width = pool->n_workers + 1;
+  pool_publish(pool);
   *out = pool;
   return ACTK_OK;
 }
@@ -455,45 +532,72 @@ actk_status actk_pool_create_host(actk_parallel_for_fn parallel_for, void *host,
   pool->host_fn = parallel_for;
   pool->host_ctx = host;
   pool->width = threads;
+  pool_publish(pool);
   *out = pool;
   return ACTK_OK;
 }
 
 void actk_pool_destroy(actk_pool *pool) {
-  /* the default pool lives until the library is unloaded (see below) */
-  if (!pool || pool == atomic_load(&g_default)) return;
-  if (pool_is_stale(pool)) {
-    /* inherited across fork: its threads are the parent's, its lock may be
-     * held by a thread that no longer exists. Free only. */
-    pool_free(pool);
-    return;
+  /* The default pool, in any process: a fork() child's pointer from before
+   * the fork included. Its threads stop when the library unloads. */
+  if (!pool || pool == &g_default_storage) return;
+  /* Inherited across fork(): its threads are the parent's and its lock may
+   * be held by a thread that no longer exists. Free only. */
+  if (!pool_is_stale(pool)) {
+    pool_stop(pool);
+    pthread_mutex_destroy(&pool->lock);
   }
-  atomic_store(&pool->shutdown, 1);
-  atomic_fetch_add(&pool->epoch, 1);
-  futex_wake(&pool->epoch, INT_MAX);
-  for (unsigned i = 0; i < pool->n_workers; i++) pthread_join(pool->threads[i], NULL);
-  pthread_mutex_destroy(&pool->lock);
   pool_free(pool);
 }
 
-/* Unloading the library (dlclose, or process exit) joins the default pool's
- * workers first: they must not run code that is about to be unmapped. */
+/* Unloading the library (dlclose, or exit()) joins the default pool's
+ * workers: they must not run code that is about to be unmapped. Nothing a
+ * call can touch is freed: exit() runs this while other threads may be
+ * mid-call (they finish inline), and actk_pool_default() keeps returning the
+ * stopped pool, which runs every call inline. */
 __attribute__((destructor)) static void default_pool_unload(void) {
-  actk_pool *pool = atomic_exchange(&g_default, NULL);
-  if (pool) actk_pool_destroy(pool);
+  pthread_mutex_lock(&g_default_lock);
+  g_unloading = 1;
+  actk_pool *pool = atomic_load(&g_default);
+  pthread_mutex_unlock(&g_default_lock);
+  if (!pool) return;
+  pool_stop(pool);
+  pool_free_arrays(pool); /* only the workers and their joiner use them */
+}
+
+/* Sets up the default pool's storage, under g_default_lock with g_default
+ * NULL: before the first use, or in a fork() child, where the storage holds
+ * the parent's pool (stale: calls on it read only fork_gen). The parent's
+ * arrays are this process's copies, used by no thread of it. */
+static actk_pool *default_pool_setup(void) {
+  actk_pool *pool = &g_default_storage;
+  pool_free_arrays(pool);
+  pool_reset(pool);
+  actk_pool_config cfg;
+  actk_pool_config_init(&cfg);
+  if (pool_start(pool, &cfg) != ACTK_OK) {
+    pool_free_arrays(pool);
+    return NULL;
+  }
+  pool_publish(pool);
+  return pool;
 }
 
 actk_pool *actk_pool_default(void) {
   actk_pool *pool = atomic_load_explicit(&g_default, memory_order_acquire);
   if (pool) return pool;
+  pthread_once(&g_atfork_once, register_atfork); /* if called before pool_load ran */
   pthread_mutex_lock(&g_default_lock);
-  pool = atomic_load(&g_default);
-  if (!pool && actk_pool_create(NULL, &pool) == ACTK_OK) atomic_store(&g_default, pool);
+  test_hook_fn hook = atomic_load_explicit(&g_default_hook, memory_order_relaxed);
+  if (hook) hook();
+  pool = atomic_load_explicit(&g_default, memory_order_relaxed);
+  if (!pool && !g_unloading && (pool = default_pool_setup()) != NULL)
+    atomic_store_explicit(&g_default, pool, memory_order_release);
   pthread_mutex_unlock(&g_default_lock);
   return pool;
 }
 
 unsigned actk_pool_threads(const actk_pool *pool) {
-  if (!pool || pool_is_stale(pool)) return 1;
+  if (!pool || pool_is_stale(pool) || pool_is_stopped(pool)) return 1;
   return pool->width;
 }

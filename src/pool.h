@@ -11,8 +11,9 @@
 typedef void (*actk_task_fn)(void *ctx, size_t i);
 
 /* Threads a job on this pool can use now, the caller included. 1 when the
- * pool cannot help: NULL, called from one of its own workers, or a pool
- * inherited across fork(). */
+ * pool cannot help: NULL, called from one of its own workers (or a host
+ * pool's task), a pool inherited across fork(), or the default pool once the
+ * library began to unload. */
 unsigned actk_pool_width(actk_pool *pool);
 
 /* What one dispatch costs right now, in nanoseconds: small while the workers
@@ -31,5 +32,9 @@ void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n);
 
 /* For tests: make the next k thread creations fail (0: none). */
 void actk_pool_test_fail_thread_creates(unsigned k);
+
+/* For tests: actk_pool_default() calls hook() while it holds its lock, before
+ * it makes the pool (NULL: none), so a test can fork() in that window. */
+void actk_pool_test_default_hook(void (*hook)(void));
 
 #endif

@@ -56,7 +56,7 @@ static void rope_rows(void *p, size_t begin_el, size_t end_el) {
       n = 1;
     }
     if (n > r_end - r) n = r_end - r;
-    int64_t pos = c->ids ? c->ids[b * S + s] : d->position_start + (int64_t)s;
+    int64_t pos = c->ids ? actk_position_id(c->ids, b * S + s) : d->position_start + (int64_t)s;
     size_t off = (size_t)pos * c->half;
     const size_t es = c->esize;
     const char *xr = c->x + r * D * es;
@@ -127,17 +127,13 @@ ACTK_FOR_EACH_TYPE(ACTK_ROPE_API, )
 
 actk_status actk_rope_cache_f32(float *cos_cache, float *sin_cache, size_t max_position,
                                 size_t rotary_dim, double theta) {
-  if (theta == 0) theta = 10000.0;
-  if (!(theta > 0) || isinf(theta)) return ACTK_ERR_INVALID_ARGUMENT;
-  if (rotary_dim == 0 || rotary_dim % 2) return ACTK_ERR_BAD_SHAPE;
+  actk_status st = actk_check_rope_cache(cos_cache, sin_cache, max_position, rotary_dim, theta);
+  if (st != ACTK_OK || max_position == 0) return st;
   size_t half = rotary_dim / 2;
-  if (max_position && half > SIZE_MAX / sizeof(float) / max_position) return ACTK_ERR_TOO_LARGE;
-  size_t n = max_position * half;
-  if (n == 0) return ACTK_OK;
-  if (!cos_cache || !sin_cache) return ACTK_ERR_NULL_POINTER;
-  if ((const char *)cos_cache < (const char *)(sin_cache + n) &&
-      (const char *)sin_cache < (const char *)(cos_cache + n))
-    return ACTK_ERR_OVERLAP;
+  /* +-0 is the default; by its bits too, before the environment is ours */
+  uint64_t bits;
+  memcpy(&bits, &theta, sizeof bits);
+  if ((bits << 1) == 0) theta = 10000.0;
   actk_fpenv env = actk_fpenv_enter();
   for (size_t j = 0; j < half; j++) {
     double inv_freq = pow(theta, -(double)(2 * j) / (double)rotary_dim);

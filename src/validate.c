@@ -1,6 +1,7 @@
 #include "validate.h"
 
 #include <stdint.h>
+#include <string.h>
 
 /* Byte ranges [a, a + na) and [b, b + nb) share a byte (an empty one never does). */
 static int ranges_overlap(const void *a, size_t na, const void *b, size_t nb) {
@@ -70,6 +71,7 @@ actk_status actk_check_rope(const actk_rope_desc *desc, const void *x, const int
   if (ranges_overlap(cos_cache, cache * sizeof(float), y, bytes) ||
       ranges_overlap(sin_cache, cache * sizeof(float), y, bytes))
     return ACTK_ERR_OVERLAP;
+  if (position_ids && !span_ok(position_ids, tokens, sizeof(int64_t))) return ACTK_ERR_TOO_LARGE;
   if (position_ids && ranges_overlap(position_ids, tokens * sizeof(int64_t), y, bytes))
     return ACTK_ERR_OVERLAP;
   return ACTK_OK;
@@ -85,7 +87,36 @@ actk_status actk_check_rope_positions(const actk_rope_desc *desc, const int64_t 
     return ACTK_OK;
   }
   size_t tokens = desc->batch * desc->seq_len; /* checked by actk_check_rope */
-  for (size_t i = 0; i < tokens; i++)
-    if (position_ids[i] < 0 || position_ids[i] >= max) return ACTK_ERR_OUT_OF_RANGE;
+  for (size_t i = 0; i < tokens; i++) {
+    int64_t p = actk_position_id(position_ids, i);
+    if (p < 0 || p >= max) return ACTK_ERR_OUT_OF_RANGE;
+  }
+  return ACTK_OK;
+}
+
+/* theta from its bits: an ordered compare of a NaN raises FE_INVALID, which
+ * traps for a caller who unmasked it, before the call's floating-point
+ * environment is set up (and a compiler may compare earlier than written). */
+static int theta_ok(double theta) {
+  uint64_t t;
+  memcpy(&t, &theta, sizeof t);
+  const uint64_t exponent = 0x7ff0000000000000u;
+  if ((t & exponent) == exponent) return 0; /* inf or NaN */
+  return (t >> 63) == 0 || (t << 1) == 0;   /* not negative, or -0 */
+}
+
+actk_status actk_check_rope_cache(const float *cos_cache, const float *sin_cache,
+                                  size_t max_position, size_t rotary_dim, double theta) {
+  if (!theta_ok(theta)) return ACTK_ERR_INVALID_ARGUMENT;
+  if (rotary_dim == 0 || rotary_dim % 2) return ACTK_ERR_BAD_SHAPE;
+  int ok = 1;
+  size_t n = mul_ok(max_position, rotary_dim / 2, &ok);
+  if (!ok || n > SIZE_MAX / sizeof(float)) return ACTK_ERR_TOO_LARGE;
+  if (n == 0) return ACTK_OK;
+  if (!cos_cache || !sin_cache) return ACTK_ERR_NULL_POINTER;
+  if (!span_ok(cos_cache, n, sizeof(float)) || !span_ok(sin_cache, n, sizeof(float)))
+    return ACTK_ERR_TOO_LARGE;
+  if (ranges_overlap(cos_cache, n * sizeof(float), sin_cache, n * sizeof(float)))
+    return ACTK_ERR_OVERLAP;
   return ACTK_OK;
 }

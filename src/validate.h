@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "actk.h"
 
@@ -30,5 +31,20 @@ actk_status actk_check_rope(const actk_rope_desc *desc, const void *x, const int
                             const float *cos_cache, const float *sin_cache, const void *y,
                             size_t esize, actk_rope_shape *shape);
 actk_status actk_check_rope_positions(const actk_rope_desc *desc, const int64_t *position_ids);
+
+/* position_ids[i], read byte by byte: the API does not require the array to
+ * be 8-byte aligned (the compiler makes it one load where that is allowed). */
+static inline int64_t actk_position_id(const int64_t *position_ids, size_t i) {
+  int64_t p;
+  memcpy(&p, (const char *)position_ids + i * sizeof p, sizeof p);
+  return p;
+}
+
+/* actk_rope_cache_f32's arguments: theta finite and not negative (+-0 picks
+ * the default), checked on its bits so that no compare can trap; rotary_dim
+ * even and non-zero; both caches [max_position][rotary_dim / 2] inside the
+ * address space and disjoint. */
+actk_status actk_check_rope_cache(const float *cos_cache, const float *sin_cache,
+                                  size_t max_position, size_t rotary_dim, double theta);
 
 #endif

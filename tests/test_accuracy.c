@@ -323,6 +323,46 @@ static void test_monotone(void **state) {
   free(y);
 }
 
+/* swish's NaN rule as the header states it, on every ISA and tier: a NaN x comes back
+ * as itself, quieted (sign and payload kept), whatever alpha is; where
+ * alpha * x is NaN for a non-NaN x (alpha NaN, or 0 * +-inf) the result is
+ * the default quiet NaN, 0x7fc00000. (The header used to promise the default
+ * NaN for a NaN x too; every arm returns x's.) */
+static void test_swish_nan_rule(void **state) {
+  test_case *tc = *state;
+  test_use_isa(tc);
+  static const uint32_t alphas[] = {0x7fc00000u, 0xffd12345u, 0x7f800001u, 0xffa00000u,
+                                    0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u,
+                                    0x3f800000u, 0xc0000000u};
+  static const uint32_t xs[] = {0x7fc00000u, 0xffc00000u, 0x7fc12345u, 0xffd00001u, 0x7f800001u,
+                                0xffa00000u, 0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u,
+                                0x3f800000u, 0xbf800000u, 0x00000001u, 0x7f7fffffu};
+  enum { NX = sizeof xs / sizeof xs[0] };
+  float x[NX], y[NX];
+  for (size_t i = 0; i < NX; i++) x[i] = u2f(xs[i]);
+  size_t checked = 0;
+  for (size_t a = 0; a < sizeof alphas / sizeof alphas[0]; a++) {
+    const float alpha = u2f(alphas[a]);
+    test_check(actk_op_call(tc->op->info, NULL, x, NULL, 0, y, NX, alpha) == ACTK_OK,
+               "%s: status", tc->name);
+    for (size_t i = 0; i < NX; i++) {
+      uint32_t want;
+      if (isnan(x[i]))
+        want = xs[i] | 0x00400000u;
+      else if (isnan((double)alpha * (double)x[i])) /* exact in double */
+        want = 0x7fc00000u;
+      else
+        continue;
+      checked++;
+      test_check(f2u(y[i]) == want,
+                 "%s: swish(x = 0x%08x, alpha = 0x%08x) = 0x%08x, want 0x%08x (%s)", tc->name,
+                 xs[i], alphas[a], f2u(y[i]), want,
+                 isnan(x[i]) ? "x's NaN, quieted" : "alpha * x is NaN: the default NaN");
+    }
+  }
+  test_check(checked >= 60, "%s: only %zu NaN cases checked", tc->name, checked);
+}
+
 /* The ops whose definition has property prop (ACTK_OP_ODD, ...). */
 static size_t with_property(int prop, test_op *out) {
   size_t n = 0;
@@ -365,6 +405,13 @@ int main(int argc, char **argv) {
   if (n_odd == 0 || n_mono == 0) return 1; /* the registry lost its properties */
   failed += test_run_op_isa_group("accuracy: odd functions", odd, n_odd, test_odd);
   failed += test_run_op_isa_group("accuracy: monotone functions", mono, n_mono, test_monotone);
+  test_op swish_nan[TEST_MAX_OPS]; /* the param ops, once each */
+  size_t n_swish = 0;
+  for (size_t i = 0; i < g_n_ops; i++)
+    if (g_ops[i].kind == OP_SWISH && g_ops[i].alpha == test_swish_alphas[0])
+      swish_nan[n_swish++] = g_ops[i];
+  failed += test_run_op_isa_group("accuracy: swish where alpha x is NaN", swish_nan, n_swish,
+                                  test_swish_nan_rule);
   free(g_x);
   free(g_ref);
   return failed != 0;

@@ -4,7 +4,8 @@
  * every f32 op of the catalog. FTZ/DAZ
  * are the caller's to keep (README), so they are not varied here.
  * Caught: without src/fpenv.h, sigmoid(-11.09) under FE_UPWARD is 285 ULP off
- * the round-to-nearest result, and sigmoid(88.38) traps under FE_INVALID. */
+ * the round-to-nearest result, and sigmoid(88.38) traps under FE_INVALID.
+ * actk_rope_cache_f32 too: no theta traps, a bad one is an argument error. */
 #define _GNU_SOURCE
 #include <fenv.h>
 #include <math.h>
@@ -82,9 +83,79 @@ static void check_pool(void **state) {
   test_check(memcmp(want, got, sizeof want) == 0, "gelu on a pool under FE_UPWARD differs");
 }
 
+/* actk_rope_cache_f32 with traps on: a bad theta (NaN, quiet or signalling,
+ * either sign; infinities; negative) is ACTK_ERR_INVALID_ARGUMENT with
+ * nothing written, a good one (a subnormal one overflows pow, and 0 * inf is
+ * then an invalid operation) gives the caches it
+ * gives without traps, and neither raises SIGFPE or changes the MXCSR.
+ * Caught: gcc compared theta with an ordered (signalling) compare before the
+ * call set up its environment, so theta NaN under FE_INVALID trapped. */
+static double from_bits(uint64_t b) {
+  double d;
+  memcpy(&d, &b, sizeof d);
+  return d;
+}
+
+static void check_rope_cache(void **state) {
+  (void)state;
+  enum { MAXP = 33, RD = 64, NC = MAXP * RD / 2 };
+  static const uint64_t bad[] = {
+      0x7ff8000000000000u, 0xfff8000000000000u, /* quiet NaN */
+      0x7ff0000000000001u, 0xfff4000000000000u, /* signalling NaN */
+      0x7ff0000000000000u, 0xfff0000000000000u, /* +-inf */
+      0xbff0000000000000u, 0x8000000000000001u, /* -1, the negative subnormal */
+  };
+  static const uint64_t good[] = {
+      0x0000000000000000u, 0x8000000000000000u, /* +-0: the default */
+      0x40c3880000000000u,                      /* 10000 */
+      0x0000000000000001u, 0x01a56e1fc2f8f359u, /* the smallest subnormal, 1e-300 */
+      0x7fefffffffffffffu,                      /* DBL_MAX */
+  };
+  static float c[NC], s[NC], wc[NC], ws[NC];
+  const int traps = FE_INVALID | FE_OVERFLOW | FE_DIVBYZERO | FE_UNDERFLOW;
+  test_watch_faults();
+  signal(SIGFPE, test_on_fault); /* a trap names the call (test_context) */
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    for (int k = 0; k < NC; k++) c[k] = s[k] = 1.5f;
+    snprintf(test_context, sizeof test_context, "actk_rope_cache_f32, theta 0x%016llx, traps on",
+             (unsigned long long)bad[i]);
+    feenableexcept(traps);
+    const unsigned before = _mm_getcsr();
+    actk_status st = actk_rope_cache_f32(c, s, MAXP, RD, from_bits(bad[i]));
+    const unsigned after = _mm_getcsr();
+    fedisableexcept(FE_ALL_EXCEPT);
+    test_check(st == ACTK_ERR_INVALID_ARGUMENT,
+               "cache, theta 0x%016llx: %s, want "
+               "ACTK_ERR_INVALID_ARGUMENT",
+               (unsigned long long)bad[i], test_status_name(st));
+    test_check(before == after, "cache, theta 0x%016llx: MXCSR 0x%x came back as 0x%x",
+               (unsigned long long)bad[i], before, after);
+    for (int k = 0; k < NC; k++)
+      test_check(c[k] == 1.5f && s[k] == 1.5f, "cache, theta 0x%016llx: returned %s but wrote",
+                 (unsigned long long)bad[i], test_status_name(st));
+  }
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    const double theta = from_bits(good[i]);
+    test_check(actk_rope_cache_f32(wc, ws, MAXP, RD, theta) == ACTK_OK, "cache, no traps");
+    snprintf(test_context, sizeof test_context, "actk_rope_cache_f32, theta %a, traps on", theta);
+    feenableexcept(traps);
+    const unsigned before = _mm_getcsr();
+    actk_status st = actk_rope_cache_f32(c, s, MAXP, RD, theta);
+    const unsigned after = _mm_getcsr();
+    fedisableexcept(FE_ALL_EXCEPT);
+    test_check(st == ACTK_OK, "cache, theta %a, traps on: %s", theta, test_status_name(st));
+    test_check(before == after, "cache, theta %a: MXCSR 0x%x came back as 0x%x", theta, before,
+               after);
+    test_check(memcmp(c, wc, sizeof c) == 0 && memcmp(s, ws, sizeof s) == 0,
+               "cache, theta %a: traps on changed the caches", theta);
+  }
+  test_context[0] = '\0';
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(check_all_modes),
-                                     cmocka_unit_test(check_pool)};
+                                     cmocka_unit_test(check_pool),
+                                     cmocka_unit_test(check_rope_cache)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
 #else

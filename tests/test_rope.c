@@ -1077,6 +1077,107 @@ static void test_cache(void **state) {
   test_check(actk_rope_cache_f32(NULL, NULL, 0, 8, 0.0) == ACTK_OK, "max_position 0");
 }
 
+/* ---- 7. spans past the end of the address space ---- */
+
+/* Every entry point returns ACTK_ERR_TOO_LARGE for an array that would run
+ * past the top of the address space, and writes nothing; the caches had no
+ * such check (a 16-float cache with max_position SIZE_MAX / 8 was written
+ * until the process faulted: ASan, global-buffer-overflow in src/rope.c), and
+ * actk_rope_f32 did not check position_ids (read until it faulted). */
+static void test_address_space(void **state) {
+  (void)state;
+  test_watch_faults();
+  guarded g;
+  guarded_map(&g, 32 * sizeof(float));
+  /* 16 floats each, the cos cache against the upper guard: a write past it
+   * faults at once */
+  float *c = guarded_place(&g, 1, 16 * sizeof(float)), *s = (float *)(void *)g.lo;
+  float *top = (float *)(UINTPTR_MAX - 15); /* 16 bytes below the top */
+  static const struct {
+    int cos_top, sin_top;
+    size_t mp, rd;
+    const char *what;
+  } cases[] = {
+      {0, 0, SIZE_MAX / 8, 4, "max_position SIZE_MAX / 8, rotary_dim 4 (n * 4 fits in size_t)"},
+      {0, 0, SIZE_MAX / 4 / 3, 6, "max_position SIZE_MAX / 12, rotary_dim 6"},
+      {1, 0, 4, 8, "cos_cache 16 bytes below the top, 64 bytes long"},
+      {0, 1, 4, 8, "sin_cache 16 bytes below the top, 64 bytes long"},
+      {1, 1, 8, 2, "both 16 bytes below the top, 32 bytes long"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t k = 0; k < 16; k++) c[k] = s[k] = u2f(CANARY_BITS);
+    float *cc = cases[i].cos_top ? top : c, *sc = cases[i].sin_top ? top : s;
+    snprintf(test_context, sizeof test_context, "actk_rope_cache_f32: %s", cases[i].what);
+    actk_status st = actk_rope_cache_f32(cc, sc, cases[i].mp, cases[i].rd, 0.0);
+    test_check(st == ACTK_ERR_TOO_LARGE, "%s: got %s, want ACTK_ERR_TOO_LARGE", test_context,
+               test_status_name(st));
+    for (size_t k = 0; k < 16; k++)
+      test_check(f2u(c[k]) == CANARY_BITS && f2u(s[k]) == CANARY_BITS, "%s: returned %s but wrote",
+                 test_context, test_status_name(st));
+  }
+  guarded_unmap(&g);
+
+  /* position_ids: B * S = 6 of them, 16 bytes below the top */
+  mem_fill();
+  actk_rope_desc d;
+  desc_make(&d, (shape){EB, ES, EH, ED}, ED, ACTK_ROPE_BSHD, ACTK_ROPE_SPLIT_HALF, EMAXP, 0);
+  call cl = good_call(&d);
+  cl.ids = (const int64_t *)(UINTPTR_MAX - 15);
+  expect("position_ids 16 bytes below the top of the address space, 48 bytes long", cl,
+         ACTK_ERR_TOO_LARGE);
+  test_context[0] = '\0';
+}
+
+/* ---- 8. position_ids at any byte address ---- */
+
+/* The header asks for no alignment of position_ids, so any byte address
+ * works and gives the aligned array's bits (reading them as int64_t was a
+ * misaligned load: UBSan stopped the call). An out-of-range id at an odd
+ * address is still found before anything is written. */
+static void test_misaligned_position_ids(void **state) {
+  (void)state;
+  enum { B = 2, S = 5, H = 3, D = 12, RD = 8, MAXP = 16, TOK = B * S, N = B * S * H * D };
+  caches k;
+  caches_make(&k, MAXP, RD);
+  static float x[N], want[N], y[N];
+  fill_x(x, N, 0x1d5);
+  int64_t ids[TOK];
+  fill_ids(ids, TOK, MAXP, 0x1d5);
+  _Alignas(8) unsigned char buf[TOK * sizeof(int64_t) + 8];
+  for (int layout = 0; layout < 2; layout++) {
+    actk_rope_desc d;
+    desc_make(&d, (shape){B, S, H, D}, RD, (actk_rope_layout)layout, ACTK_ROPE_INTERLEAVED, MAXP,
+              0);
+    assert_int_equal(actk_rope_f32(NULL, &d, x, ids, k.c, k.s, want), ACTK_OK);
+    for (size_t off = 1; off < 8; off++) {
+      const int64_t *mis = (const int64_t *)(void *)(buf + off);
+      for (size_t pi = 0; pi < N_POOLS; pi++) {
+        memcpy(buf + off, ids, sizeof ids);
+        for (size_t i = 0; i < N; i++) y[i] = u2f(CANARY_BITS);
+        snprintf(test_context, sizeof test_context, "%s, position_ids at byte offset %zu, pool %u",
+                 layout ? "BHSD" : "BSHD", off, pool_threads[pi]);
+        actk_status st = actk_rope_f32(g_pools[pi], &d, x, mis, k.c, k.s, y);
+        test_check(st == ACTK_OK, "%s: %s", test_context, test_status_name(st));
+        test_check(memcmp(y, want, sizeof y) == 0, "%s: result differs from aligned ids'",
+                   test_context);
+        /* the last id out of range: found, nothing written */
+        int64_t bad = MAXP;
+        memcpy(buf + off + (TOK - 1) * sizeof(int64_t), &bad, sizeof bad);
+        for (size_t i = 0; i < N; i++) y[i] = u2f(CANARY_BITS);
+        st = actk_rope_f32(g_pools[pi], &d, x, mis, k.c, k.s, y);
+        test_check(st == ACTK_ERR_OUT_OF_RANGE,
+                   "%s, last id %d: got %s, want ACTK_ERR_OUT_OF_RANGE", test_context, MAXP,
+                   test_status_name(st));
+        for (size_t i = 0; i < N; i++)
+          test_check(f2u(y[i]) == CANARY_BITS, "%s, last id out of range: y[%zu] written",
+                     test_context, i);
+      }
+    }
+  }
+  test_context[0] = '\0';
+  caches_free(&k);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "specials") == 0) {
     const struct CMUnitTest specials[] = {
@@ -1092,6 +1193,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup_teardown(test_guard_pages, save_isa, restore_isa),
       cmocka_unit_test_setup_teardown(test_bad_arguments, save_isa, restore_isa),
       cmocka_unit_test(test_cache),
+      cmocka_unit_test(test_address_space),
+      cmocka_unit_test(test_misaligned_position_ids),
   };
   return cmocka_run_group_tests_name("rope", tests, pools_setup, pools_teardown);
 }
