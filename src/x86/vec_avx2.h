@@ -100,9 +100,11 @@ static inline __m128i vf_narrow_bf16(vf a) {
   __m256i u = _mm256_castps_si256(a);
   __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
   __m256i r = _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7fff)), lsb);
+  /* a NaN: its bits with the quiet bit set, no rounding */
+  __m256 q = _mm256_castsi256_ps(_mm256_or_si256(u, _mm256_set1_epi32(0x00400000)));
+  r = _mm256_castps_si256(
+      _mm256_blendv_ps(_mm256_castsi256_ps(r), q, _mm256_cmp_ps(a, a, _CMP_UNORD_Q)));
   r = _mm256_srli_epi32(r, 16);
-  __m256i q = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x40));
-  r = _mm256_blendv_epi8(r, q, _mm256_castps_si256(_mm256_cmp_ps(a, a, _CMP_UNORD_Q)));
   return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
 }
 static inline void vf_store_bf16(uint16_t *p, vf a) {

@@ -92,23 +92,32 @@ static inline __m256i vf_narrow_f16(vf a) {
 static inline void vf_store_f16(uint16_t *p, vf a) {
   _mm256_storeu_si256((__m256i *)(void *)p, vf_narrow_f16(a));
 }
+/* bf16 -> f32: word i to the top half of lane i, zeros below: one masked
+ * word permute (VPERMW) instead of a zero-extension and a shift */
 static inline vf vf_widen_bf16(__m256i h) {
-  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+  const __m512i idx = _mm512_set_epi16(15, 0, 14, 0, 13, 0, 12, 0, 11, 0, 10, 0, 9, 0, 8, 0, 7, 0,
+                                       6, 0, 5, 0, 4, 0, 3, 0, 2, 0, 1, 0, 0, 0);
+  return _mm512_castsi512_ps(
+      _mm512_maskz_permutexvar_epi16((__mmask32)0xAAAAAAAAu, idx, _mm512_castsi256_si512(h)));
 }
 static inline vf vf_load_bf16(const uint16_t *p) {
   return vf_widen_bf16(_mm256_loadu_si256((const __m256i *)(const void *)p));
 }
-/* the rounded bits in the low 16 of each 32-bit lane */
-static inline __m512i vf_round_bf16(vf a) {
+/* f32 -> bf16: the rounded bits in the top half of each lane (a NaN: the
+ * quiet bit set, rounding none), then the top halves gathered into the low
+ * 256 bits by one word permute */
+static inline __m256i vf_narrow_bf16(vf a) {
   __m512i u = _mm512_castps_si512(a);
   __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
   __m512i r = _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7fff)), lsb);
-  r = _mm512_srli_epi32(r, 16);
-  __m512i q = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40));
-  return _mm512_mask_blend_epi32(_mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), r, q);
+  r = _mm512_mask_or_epi32(r, _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), u,
+                           _mm512_set1_epi32(0x00400000));
+  const __m512i idx = _mm512_set_epi16(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1,
+                                       31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+  return _mm512_castsi512_si256(_mm512_permutexvar_epi16(idx, r));
 }
 static inline void vf_store_bf16(uint16_t *p, vf a) {
-  _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtepi32_epi16(vf_round_bf16(a)));
+  _mm256_storeu_si256((__m256i *)(void *)p, vf_narrow_bf16(a));
 }
 static inline vf vf_load_first_f16(const uint16_t *p, size_t k) {
   return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(first_lanes(k), p));
@@ -120,7 +129,7 @@ static inline vf vf_load_first_bf16(const uint16_t *p, size_t k) {
   return vf_widen_bf16(_mm256_maskz_loadu_epi16(first_lanes(k), p));
 }
 static inline void vf_store_first_bf16(uint16_t *p, size_t k, vf a) {
-  _mm512_mask_cvtepi32_storeu_epi16(p, first_lanes(k), vf_round_bf16(a));
+  _mm256_mask_storeu_epi16(p, first_lanes(k), vf_narrow_bf16(a));
 }
 
 #endif
