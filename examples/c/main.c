@@ -53,6 +53,24 @@ int main(void) {
     }
   }
 
+  /* The fast tier and bfloat16 (its bits in a uint16_t): gelu(1) in bf16 is
+   * 0x3f57 (0.83984375, the bf16 value nearest 0.8413...), in either tier. */
+  float yf;
+  const float one = 1.0f;
+  const actk_bf16 xb = 0x3f80; /* 1.0 */
+  actk_bf16 yb = 0, yb_fast = 0;
+  int called = actk_gelu_f32_fast(NULL, &one, &yf, 1) == ACTK_OK &&
+               actk_gelu_bf16(NULL, &xb, &yb, 1) == ACTK_OK &&
+               actk_gelu_bf16_fast(NULL, &xb, &yb_fast, 1) == ACTK_OK;
+  double rel = ((double)yf - want[4]) / want[4]; /* the fast tier: within 2^-18 */
+  if (!called || rel > 0x1p-18 || rel < -0x1p-18 || yb != 0x3f57 || yb_fast != 0x3f57) {
+    fprintf(stderr, "error: fast gelu(1) = %.9g, bf16 gelu(1) = 0x%04x / 0x%04x\n", yf, yb,
+            yb_fast);
+    ok = 0;
+  } else {
+    printf("gelu_f32_fast(1) = %.9g, gelu_bf16(1) = 0x%04x\n", yf, yb);
+  }
+
   /* A large call on the process-wide pool gives the same bits as on this
    * thread alone. */
   size_t n = (size_t)1 << 20;
