@@ -25,6 +25,28 @@
 #include "harness.h"
 #include "reference.h"
 
+/* Built with ThreadSanitizer or AddressSanitizer: tests scale their work down
+ * (the kernels run ~100x slower there). */
+#if defined(__SANITIZE_THREAD__)
+#define TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TEST_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_ASAN 1
+#endif
+#endif
+#if defined(TEST_TSAN) || defined(TEST_ASAN)
+#define TEST_SANITIZED 1
+#else
+#define TEST_SANITIZED 0
+#endif
+
 /* fail() with a formatted message (cmocka's fail_msg needs a GNU extension). */
 #define test_fail(...)                                                                             \
   do {                                                                                             \

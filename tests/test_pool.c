@@ -38,25 +38,6 @@
 #define TEST_HAVE_MXCSR 1
 #endif
 
-#if defined(__SANITIZE_THREAD__)
-#define TEST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define TEST_TSAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
-#if defined(TEST_TSAN) || defined(TEST_ASAN)
-#define TEST_SANITIZED 1
-#else
-#define TEST_SANITIZED 0
-#endif
 
 #define GUARD 32             /* floats after n that must stay untouched */
 #define SENTINEL 0x7fbadbadu /* a NaN no op returns for these inputs */

@@ -44,26 +44,8 @@
 #include "plan.h"   /* actk_plan_split: lengths that go parallel */
 #include "runner.h" /* actk_runner_parallel_calls */
 
-#if defined(__SANITIZE_THREAD__)
-#define TEST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define TEST_TSAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+static uint64_t now_ns(void) { return actk_now_ns(); }
 
 /* A subprocess's end, in words; 0 for a clean exit 0. */
 static int describe_status(int status, char *buf, size_t len) {

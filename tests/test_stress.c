@@ -36,16 +36,6 @@
 #include "pool.h"
 #include "runner.h"
 
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-#define TEST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
-#define TEST_SANITIZED 1
-#endif
-#endif
-#ifndef TEST_SANITIZED
-#define TEST_SANITIZED 0
-#endif
 
 #define MAXN ((size_t)3 << 19) /* 1.5 Mi floats: large enough for any op to go parallel */
 #define BIAS_WIDTH 7

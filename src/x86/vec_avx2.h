@@ -110,25 +110,18 @@ static inline __m128i vf_narrow_bf16(vf a) {
 static inline void vf_store_bf16(uint16_t *p, vf a) {
   _mm_storeu_si128((__m128i *)(void *)p, vf_narrow_bf16(a));
 }
-static inline vf vf_load_first_f16(const uint16_t *p, size_t k) {
-  uint16_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  memcpy(t, p, k * sizeof *p);
-  return vf_load_f16(t);
-}
-static inline void vf_store_first_f16(uint16_t *p, size_t k, vf a) {
-  uint16_t t[8];
-  vf_store_f16(t, a);
-  memcpy(p, t, k * sizeof *p);
-}
-static inline vf vf_load_first_bf16(const uint16_t *p, size_t k) {
-  uint16_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  memcpy(t, p, k * sizeof *p);
-  return vf_load_bf16(t);
-}
-static inline void vf_store_first_bf16(uint16_t *p, size_t k, vf a) {
-  uint16_t t[8];
-  vf_store_bf16(t, a);
-  memcpy(p, t, k * sizeof *p);
-}
+#define ACTK_AVX2_TAILS16(type)                                                                    \
+  static inline vf vf_load_first_##type(const uint16_t *p, size_t k) {                             \
+    uint16_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                                      \
+    memcpy(t, p, k * sizeof *p);                                                                   \
+    return vf_load_##type(t);                                                                      \
+  }                                                                                                \
+  static inline void vf_store_first_##type(uint16_t *p, size_t k, vf a) {                          \
+    uint16_t t[8];                                                                                 \
+    vf_store_##type(t, a);                                                                         \
+    memcpy(p, t, k * sizeof *p);                                                                   \
+  }
+ACTK_AVX2_TAILS16(f16)
+ACTK_AVX2_TAILS16(bf16)
 
 #endif
