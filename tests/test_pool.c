@@ -233,6 +233,7 @@ static void make_ops(void) {
     const char *tier = e->tier ? e->tier_name : "";
     size_t reps = e->shape == ACTK_SHAPE_PARAM ? 2 : e->shape == ACTK_SHAPE_BIAS ? 4 : 1;
     for (size_t r = 0; r < reps; r++, k++) {
+      if (k + 4 >= sizeof g_ops / sizeof g_ops[0]) abort(); /* room for RoPE's 4 too */
       memset(&g_ops[k], 0, sizeof g_ops[k]);
       g_ops[k].info = e;
       g_ops[k].cost = (actk_cost)e->cost;
@@ -1172,7 +1173,7 @@ int main(void) {
   uint64_t s = 3;
   for (size_t j = 0; j < 4099; j++) g_bias[j] = rng_uniform(&s, -6.0f, 6.0f);
 
-  struct CMUnitTest op_tests[32];
+  struct CMUnitTest op_tests[sizeof g_ops / sizeof g_ops[0]];
   for (size_t i = 0; i < g_n_ops; i++) {
     struct CMUnitTest t = {g_ops[i].name, g_ops[i].k == K_ROPE ? test_rope : test_elementwise, NULL,
                            NULL, &g_ops[i]};
