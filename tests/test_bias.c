@@ -16,7 +16,7 @@ static const size_t rows[] = {1, 2, 3, 5, 17};
 #define N_ROWS (sizeof rows / sizeof rows[0])
 #define MAX_N (4099 * 17)
 
-static test_op g_ops[2];
+static test_op g_ops[TEST_MAX_OPS];
 
 /* x + b rounded to float, a NaN operand passed through quieted, x's first. */
 static float add_x_first(float x, float b) {
