@@ -22,9 +22,8 @@ typedef void (*actk_bias_kernel)(const void *x, const void *bias, size_t width, 
 /* RoPE rows: row i at x + i * stride, rotary_dim = 2 half channels rotated
  * with cache row (c + i * cstride, s + i * cstride): cstride 0 for the heads
  * of one token, half for consecutive positions. Channels past them untouched. */
-typedef void (*actk_rope_kernel)(const void *x, void *y, size_t rows, size_t stride,
-                                 const float *c, const float *s, size_t cstride, size_t half,
-                                 int interleaved);
+typedef void (*actk_rope_kernel)(const void *x, void *y, size_t rows, size_t stride, const float *c,
+                                 const float *s, size_t cstride, size_t half, int interleaved);
 
 /* What dispatch knows of an instruction set. */
 typedef struct actk_isa_facts {

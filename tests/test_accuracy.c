@@ -343,8 +343,8 @@ static void test_swish_nan_rule(void **state) {
   size_t checked = 0;
   for (size_t a = 0; a < sizeof alphas / sizeof alphas[0]; a++) {
     const float alpha = u2f(alphas[a]);
-    test_check(actk_op_call(tc->op->info, NULL, x, NULL, 0, y, NX, alpha) == ACTK_OK,
-               "%s: status", tc->name);
+    test_check(actk_op_call(tc->op->info, NULL, x, NULL, 0, y, NX, alpha) == ACTK_OK, "%s: status",
+               tc->name);
     for (size_t i = 0; i < NX; i++) {
       uint32_t want;
       if (isnan(x[i]))

@@ -38,7 +38,6 @@
 #define TEST_HAVE_MXCSR 1
 #endif
 
-
 #define GUARD 32             /* floats after n that must stay untouched */
 #define SENTINEL 0x7fbadbadu /* a NaN no op returns for these inputs */
 

@@ -44,7 +44,6 @@
 #include "plan.h"   /* actk_plan_split: lengths that go parallel */
 #include "runner.h" /* actk_runner_parallel_calls */
 
-
 static uint64_t now_ns(void) { return actk_now_ns(); }
 
 /* A subprocess's end, in words; 0 for a clean exit 0. */

@@ -36,7 +36,6 @@
 #include "pool.h"
 #include "runner.h"
 
-
 #define MAXN ((size_t)3 << 19) /* 1.5 Mi floats: large enough for any op to go parallel */
 #define BIAS_WIDTH 7
 #define POOL_THREADS 3 /* the op scenarios' pool */

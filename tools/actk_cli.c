@@ -338,8 +338,8 @@ static const uint32_t special_bits[] = {
 #define N_SPECIALS (sizeof special_bits / sizeof special_bits[0])
 
 typedef struct {
-  double max_err;     /* in the op's unit: ULP, relative, or ULP of the 16-bit type */
-  double worst_x;     /* the function's argument (x + bias for bias ops) */
+  double max_err; /* in the op's unit: ULP, relative, or ULP of the 16-bit type */
+  double worst_x; /* the function's argument (x + bias for bias ops) */
   double worst_y, worst_ref;
   size_t over;        /* inputs over the bound (16-bit: not faithful) */
   double correct_pct; /* 16-bit: the share correctly rounded */
@@ -374,7 +374,8 @@ static void evaluate(const cli_op *op, const float *x, size_t n, const float *b,
     for (uint32_t i = 0; i < 65536; i++) {
       double xv = actk_fmt16_value(f, x16[i]);
       if (isnan(xv)) continue; /* NaN in: checked by the tests, bit for bit */
-      double arg = bias ? (double)((float)xv + (float)actk_fmt16_value(f, b16[i % BIAS_WIDTH])) : xv;
+      double arg =
+          bias ? (double)((float)xv + (float)actk_fmt16_value(f, b16[i % BIAS_WIDTH])) : xv;
       double rv = e->ref(arg);
       actk_check16 c = actk_fmt16_check(f, y16[i], rv);
       counted++;

@@ -60,7 +60,7 @@
  * of the type) replaces the tier's. */
 #define CAT_TT(type, T, core, tulp, M, op, cost, tier, suffix, ulp, rel, ...)                      \
   M(type, T, op, cost, tier, suffix, ((tulp) ? (tulp) : (ulp)), ((tulp) ? 0.0 : (rel)), __VA_ARGS__)
-#define CAT_T(tier, suffix, ulp, rel, M, op, cost, ...)                                   \
+#define CAT_T(tier, suffix, ulp, rel, M, op, cost, ...)                                            \
   ACTK_FOR_EACH_TYPE(CAT_TT, M, op, cost, tier, suffix, ulp, rel, __VA_ARGS__)
 
 #define CAT_UNARY_CALLS(op, cost, props, ...) ACTK_FOR_EACH_TIER(CAT_T, CAT_UNARY_CALL_, op, cost, )
