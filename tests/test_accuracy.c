@@ -111,8 +111,10 @@ static size_t switch_points(double *b) {
   return n;
 }
 
-#define STRIDE 4099u
-#define N_UNIFORM 1000000u
+/* Under the sanitizers (100x slower) a sample an eighth the size: the memory
+ * checks are the point there, and the share within 0.5 ULP is not checked. */
+#define STRIDE (TEST_SANITIZED ? 32795u : 4099u)
+#define N_UNIFORM (TEST_SANITIZED ? 125000u : 1000000u)
 
 static test_op g_ops[TEST_MAX_OPS];
 static size_t g_n_ops;
@@ -211,7 +213,7 @@ static void test_sample(void **state) {
               "inputs): the arithmetic changed; re-run tools/actk_sweep and update the table",
               tc->name, worst, unit, (double)xw, row->max, op->name);
   double doc_half = row->within_half_pct;
-  if (!(share >= doc_half - 0.02))
+  if (!TEST_SANITIZED && !(share >= doc_half - 0.02))
     test_fail("%s: %.2f%% of the sample within 0.5 ULP, README documents %.2f%% (all 2^32 "
               "inputs): the arithmetic changed; re-run tools/actk_sweep and update the table",
               tc->name, share, doc_half);
