@@ -20,6 +20,7 @@
 #include "runner.h"
 
 int g_quick, g_csv, g_pin;
+FILE *g_csv_out;
 static const char *g_prog = "bench";
 
 int bench_flag(const char *arg) {
@@ -27,7 +28,15 @@ int bench_flag(const char *arg) {
     g_quick = 1;
   else if (!strcmp(arg, "--csv"))
     g_csv = 1;
-  else if (!strcmp(arg, "--pin"))
+  else if (!strncmp(arg, "--csv-out=", 10)) {
+    if (g_csv_out) fclose(g_csv_out);
+    g_csv_out = fopen(arg + 10, "w");
+    if (!g_csv_out) {
+      fprintf(stderr, "cannot write %s\n", arg + 10);
+      exit(2);
+    }
+    setvbuf(g_csv_out, NULL, _IOLBF, 0);
+  } else if (!strcmp(arg, "--pin"))
     g_pin = 1;
   else
     return 0;
@@ -211,17 +220,30 @@ const char *US(double ns) {
 void note(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
+  if (g_csv_out) {
+    va_list aq;
+    va_copy(aq, ap);
+    fputs("# ", g_csv_out);
+    vfprintf(g_csv_out, fmt, aq);
+    fputc('\n', g_csv_out);
+    va_end(aq);
+  }
   if (g_csv) fputs("# ", stdout);
   vprintf(fmt, ap);
   va_end(ap);
   fputc('\n', stdout);
 }
 
+static void csv_line(FILE *f, const char *sec, const char *const *v, const col *c, int nc) {
+  fprintf(f, "%s", sec);
+  for (int i = 0; i < nc; i++) fprintf(f, ",%s", v ? v[i] : c[i].name);
+  fprintf(f, "\n");
+}
+
 void t_head(const char *sec, const col *c, int nc) {
+  if (g_csv_out) csv_line(g_csv_out, sec, NULL, c, nc);
   if (g_csv) {
-    printf("%s", sec);
-    for (int i = 0; i < nc; i++) printf(",%s", c[i].name);
-    printf("\n");
+    csv_line(stdout, sec, NULL, c, nc);
     return;
   }
   int w = 0;
@@ -235,6 +257,7 @@ void t_head(const char *sec, const col *c, int nc) {
 }
 
 void t_row(const char *sec, const col *c, int nc, const char *const *v) {
+  if (g_csv_out) csv_line(g_csv_out, sec, v, c, nc);
   if (g_csv) {
     printf("%s", sec);
     for (int i = 0; i < nc; i++) printf(",%s", v[i]);
