@@ -315,7 +315,7 @@ int types_main(const options &opt, bool isa_given) {
       {"bf16f/f32f", {0.6, 0.9}}, {"f16f/eng", {0.5, 0.5}}, {"bf16f/eng", {0.5, 0.5}},
   };
   const int nbars = (int)(sizeof bars / sizeof bars[0]);
-  std::vector<std::string> misses;
+  int tally[2][8][2] = {}; // [size][bar]: {missed, rows}
   int status = 0;
   for (int si = 0; si < 2; si++) {
     const size_t n = sizes[si];
@@ -591,9 +591,8 @@ int types_main(const options &opt, bool isa_given) {
       for (int b = 0; b < nbars; b++) {
         const bool miss = !(ratio[b] <= bars[b].at[si]);
         rl += F(" %9.2f%c", ratio[b], miss ? '!' : ' ');
-        if (miss)
-          misses.push_back(F("n=%zu %s %s = %.2f (bar %.2f)", n, rw.name, bars[b].head, ratio[b],
-                             bars[b].at[si]));
+        tally[si][b][0] += miss;
+        tally[si][b][1]++;
       }
       for (const baseline16 *b : peers) {
         if (std::strcmp(b->type, "bf16") != 0) continue;
@@ -621,8 +620,14 @@ int types_main(const options &opt, bool isa_given) {
     free_floats(scratch);
     free_floats(sb);
   }
-  std::printf("\nbars missed: %zu\n", misses.size());
-  for (const std::string &s : misses) std::printf("  %s\n", s.c_str());
+  std::printf("\nbars (rows above the bar / rows):");
+  for (int si = 0; si < 2; si++) {
+    std::printf("\n  n = %zu:", sizes[si]);
+    for (int b = 0; b < nbars; b++)
+      std::printf("  %s <= %.2f: %d/%d", bars[b].head, bars[b].at[si], tally[si][b][0],
+                  tally[si][b][1]);
+  }
+  std::printf("\n");
   actk_isa_force(before);
   return status;
 }
