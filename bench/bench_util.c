@@ -183,10 +183,16 @@ void probe_dispatch_costs(void) {
   }
   cfg.spin_us = 200000;
   if (actk_pool_create(&cfg, &hot) == ACTK_OK && actk_pool_width(hot) > 1) {
-    actk_pool_run(hot, noop_probe, NULL, actk_pool_width(hot));
-    struct timespec ts = {0, 1000000};
-    nanosleep(&ts, NULL);
-    g_hot_ns = actk_pool_dispatch_cost_ns(hot);
+    /* the pool reads hot once every worker spins; on a machine whose other
+     * cores are busy a worker may not have run yet: a few tries, the least */
+    for (int k = 0; k < 5; k++) {
+      actk_pool_run(hot, noop_probe, NULL, actk_pool_width(hot));
+      struct timespec ts = {0, 1000000};
+      nanosleep(&ts, NULL);
+      uint64_t c = actk_pool_dispatch_cost_ns(hot);
+      if (k == 0 || c < g_hot_ns) g_hot_ns = c;
+      if (g_hot_ns < g_cold_ns) break;
+    }
   }
   actk_pool_destroy(cold);
   actk_pool_destroy(hot);

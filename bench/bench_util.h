@@ -107,8 +107,9 @@ void measure(variant *v, int nv, unsigned gap_us, unsigned settle_us, double bud
 /* The hot and cold dispatch costs src/pool.c plans with, read back through
  * actk_pool_dispatch_cost_ns by probe_dispatch_costs (src/plan.h's defaults
  * until then): a pool whose workers have parked (cold), and one whose workers
- * are still spinning after a job (hot). Probe before pinning the caller: it
- * needs two CPUs. */
+ * are still spinning after a job (hot; the least of up to 5 tries, since a
+ * worker of a machine busy elsewhere may not have started spinning). Probe
+ * before pinning the caller: it needs two CPUs. */
 extern uint64_t g_hot_ns, g_cold_ns;
 void probe_dispatch_costs(void);
 
