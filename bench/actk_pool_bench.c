@@ -2,7 +2,15 @@
  * (src/pool.c ACTK_DISPATCH_HOT_NS / ACTK_DISPATCH_COLD_NS) and the planner's
  * thresholds (src/plan.c ps_per_item, ACTK_MIN_DISPATCH_NS).
  *
- *   actk_pool_bench [--quick] [--csv] [--pin] [--only a|b|sweep|c]
+ *   actk_pool_bench [--quick] [--csv] [--pin] [--only a|b|sweep|c[,...]]
+ *                   [--threads T] [--gaps 0,5,20,...] [--spins 0,100,...]
+ *
+ * --only runs the sections named (a comma-separated list). --threads T: every
+ * pool of the run gets T threads (an own pool with the default settings
+ * replaces the default pool in (b) and (sweep)) and OpenMP T threads;
+ * default: the default pool's count. --gaps and --spins replace (a)'s idle
+ * gaps (default 0, 5, 20, 100, 1000, 10000 us) and its pools' spin_us
+ * (default 0 and 100).
  *
  * --pin puts the calling thread on the first allowed CPU and pins every pool
  * (pin = 1: worker i on the i-th allowed physical core) and the OpenMP
@@ -113,15 +121,19 @@ static actk_status bench_pool_create(actk_pool_config *cfg, actk_pool **pool) {
   return actk_pool_create(cfg, pool);
 }
 
+/* --threads: every pool's thread count (0: the default) */
+static unsigned g_threads;
+
 /* The pool the engine and sweep sections use: the default pool, or with
- * --pin an own pool with the default settings plus pinning. */
+ * --pin or --threads an own pool with the default settings plus those. */
 static actk_pool *g_pinned_pool;
 
 static actk_pool *bench_pool(void) {
-  if (!g_pin) return actk_pool_default();
+  if (!g_pin && !g_threads) return actk_pool_default();
   if (!g_pinned_pool) {
     actk_pool_config cfg;
     actk_pool_config_init(&cfg);
+    cfg.threads = g_threads;
     if (bench_pool_create(&cfg, &g_pinned_pool) != ACTK_OK) return NULL;
   }
   return g_pinned_pool;
@@ -362,9 +374,11 @@ static void rdv_task(void *p, size_t i) {
   }
 }
 
+static unsigned g_gaps[16] = {0, 5, 20, 100, 1000, 10000}, g_spins[8] = {0, 100};
+static int g_n_gaps = 6, g_n_spins = 2;
+
 static void section_latency(void) {
-  static const unsigned gaps[] = {0, 5, 20, 100, 1000, 10000};
-  static const unsigned spins[] = {0, 100};
+  const unsigned *gaps = g_gaps, *spins = g_spins;
   note("");
   note("== (a) dispatch latency of an empty job (actk_pool_run, n_tasks = threads), us ==");
   note("noop: tasks do nothing; wk%% = share of tasks a worker ran (the caller may run all).");
@@ -376,15 +390,16 @@ static void section_latency(void) {
       {"joined_p50", 10}, {"joined_p99", 10}, {"co%", 4}};
   const int nc = (int)(sizeof cols / sizeof cols[0]);
   t_head("latency", cols, nc);
-  for (size_t si = 0; si < sizeof spins / sizeof spins[0]; si++) {
+  for (int si = 0; si < g_n_spins; si++) {
     actk_pool_config cfg;
     actk_pool_config_init(&cfg);
     cfg.spin_us = spins[si];
+    cfg.threads = g_threads;
     actk_pool *pool;
     actk_status st = bench_pool_create(&cfg, &pool);
     if (st != ACTK_OK) die("actk_pool_create", st);
     unsigned width = actk_pool_width(pool);
-    for (size_t gi = 0; gi < sizeof gaps / sizeof gaps[0]; gi++) {
+    for (int gi = 0; gi < g_n_gaps; gi++) {
       unsigned gap = gaps[gi];
       int reps = gap >= 10000 ? 60 : gap >= 1000 ? 200 : 400;
       if (g_quick) reps = gap >= 10000 ? 20 : gap >= 1000 ? 60 : 200;
@@ -789,6 +804,7 @@ static void section_idle(void) {
       actk_pool_config cfg;
       actk_pool_config_init(&cfg);
       cfg.spin_us = spins[row];
+      cfg.threads = g_threads;
       actk_status st = bench_pool_create(&cfg, &pool);
       if (st != ACTK_OK) die("actk_pool_create", st);
     }
@@ -856,21 +872,76 @@ static double timer_overhead_ns(void) {
 }
 
 static void usage(const char *argv0) {
-  fprintf(stderr, "usage: %s [--quick] [--csv] [--pin] [--only a|b|sweep|c]\n", argv0);
+  fprintf(stderr,
+          "usage: %s [--quick] [--csv] [--pin] [--only a|b|sweep|c[,...]] [--threads T]\n"
+          "          [--gaps 0,5,20,...] [--spins 0,100,...]\n",
+          argv0);
   exit(2);
+}
+
+/* a comma-separated list of unsigned numbers into v (at most cap); count */
+static int parse_list(const char *s, unsigned *v, int cap) {
+  int k = 0;
+  for (const char *p = s; *p && k < cap;) {
+    char *end;
+    unsigned long x = strtoul(p, &end, 10);
+    if (end == p || x > 100000000u) return -1;
+    v[k++] = (unsigned)x;
+    if (*end == ',')
+      p = end + 1;
+    else if (*end == '\0')
+      break;
+    else
+      return -1;
+  }
+  return k;
+}
+
+/* 1 if name is one of the comma-separated list's entries (NULL: all) */
+static int selected(const char *list, const char *name) {
+  if (!list) return 1;
+  size_t len = strlen(name);
+  for (const char *p = list; *p;) {
+    const char *e = strchr(p, ',');
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    if (l == len && !strncmp(p, name, len)) return 1;
+    if (!e) break;
+    p = e + 1;
+  }
+  return 0;
 }
 
 int main(int argc, char **argv) {
   const char *only = NULL;
   for (int i = 1; i < argc; i++) {
     if (bench_flag(argv[i])) continue;
-    if (!strcmp(argv[i], "--only") && i + 1 < argc)
+    if (!strcmp(argv[i], "--only") && i + 1 < argc) {
       only = argv[++i];
-    else
+    } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+      unsigned t[1];
+      if (parse_list(argv[++i], t, 1) != 1 || t[0] < 1) usage(argv[0]);
+      g_threads = t[0];
+    } else if (!strcmp(argv[i], "--gaps") && i + 1 < argc) {
+      if ((g_n_gaps = parse_list(argv[++i], g_gaps, 16)) < 1) usage(argv[0]);
+    } else if (!strcmp(argv[i], "--spins") && i + 1 < argc) {
+      if ((g_n_spins = parse_list(argv[++i], g_spins, 8)) < 1) usage(argv[0]);
+    } else {
       usage(argv[0]);
+    }
   }
-  if (only && strcmp(only, "a") && strcmp(only, "b") && strcmp(only, "sweep") && strcmp(only, "c"))
-    usage(argv[0]);
+  if (only)
+    for (const char *p = only; *p;) {
+      const char *e = strchr(p, ',');
+      size_t l = e ? (size_t)(e - p) : strlen(p);
+      if (!((l == 1 && (*p == 'a' || *p == 'b' || *p == 'c')) ||
+            (l == 5 && !strncmp(p, "sweep", 5))))
+        usage(argv[0]);
+      if (!e) break;
+      p = e + 1;
+    }
+#ifdef _OPENMP
+  if (g_threads) omp_set_num_threads((int)g_threads);
+#endif
   tls_main = 1;
   bench_init("actk_pool_bench");
   uint64_t t_start = now_ns();
@@ -889,6 +960,10 @@ int main(int argc, char **argv) {
 #else
   note("OpenMP: not built (no omp column)");
 #endif
+  if (g_threads)
+    note("--threads %u: every pool of this run (the default pool's place too) and OpenMP with %u "
+         "threads",
+         g_threads, g_threads);
   probe_dispatch_costs(); /* before any pinning: it needs two CPUs */
   if (g_pin) pin_setup();
   note("placement: %s",
@@ -910,13 +985,13 @@ int main(int argc, char **argv) {
   }
 #endif
   unsigned long par0 = par_calls();
-  if (!only || !strcmp(only, "a")) section_latency();
-  if (!only || !strcmp(only, "b")) section_engine();
-  if (!only || !strcmp(only, "sweep")) {
+  if (selected(only, "a")) section_latency();
+  if (selected(only, "b")) section_engine();
+  if (selected(only, "sweep")) {
     sweep_result res[3];
     section_sweep(res);
   }
-  if (!only || !strcmp(only, "c")) section_idle();
+  if (selected(only, "c")) section_idle();
   note("");
   note("parallel-branch calls in this run: %lu; total time %.1f s", par_calls() - par0,
        (double)(now_ns() - t_start) / 1e9);

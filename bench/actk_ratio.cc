@@ -63,9 +63,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdarg>
 #include <cstring>
-#include <string>
 #include <ctime>
+#include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "bench_ops.h"
@@ -83,8 +86,20 @@ struct options {
   actk_isa isa;
   int repeats = 15, calls = 20, big_calls = 3;
   bool thread_clock = false;
+  bool types = false;                  // --types
   std::vector<std::string> ops, peers; // empty: all
 };
+
+// printf into a std::string
+std::string F(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string F(const char *fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return buf;
+}
 
 struct quartiles {
   double p25, med, p75;
@@ -103,8 +118,9 @@ quartiles quart(std::vector<double> v) {
 
 int usage(const char *argv0) {
   std::fprintf(stderr,
-               "usage: %s [--isa NAME] [--ops a,b,c] [--peers a,b,c] [--clock wall|thread]\n"
-               "          [--repeats R] [--calls C] [--big-calls C] [--quick]\n"
+               "usage: %s [--types] [--isa NAME] [--ops a,b,c] [--peers a,b,c]\n"
+               "          [--clock wall|thread] [--repeats R] [--calls C] [--big-calls C] "
+               "[--quick]\n"
                "  NAME: one of",
                argv0);
   for (int v = 0; actk_isa_name((actk_isa)v); v++)
@@ -188,6 +204,434 @@ verdict compare(const float *y, const float *ref, size_t n, Tol tol) {
 double peer_tol(double r) { return std::max(1e-4, 1e-3 * std::fabs(r)); }
 double fast_tol(double r) { return 0x1p-17 * std::max(std::fabs(r), 0x1p-126); }
 
+// ---- --types: the 16-bit types against f32, the engine way and oneDNN ----
+
+// One op in every type and tier.
+struct trow {
+  const char *name;
+  bool bias = false;
+  const bench_op *e[3][2] = {}; // [f32, f16, bf16][accurate, fast]
+};
+
+enum tkind { T_ACTK, T_ENGINE, T_PEER, T_COPY };
+
+struct tcol {
+  const char *name;
+  tkind kind;
+  int type; // 0 f32, 1 f16, 2 bf16
+  std::function<actk_status()> call;
+  const baseline16 *peer = nullptr;
+  bool off = false, err = false;
+  double others = 0;
+  std::vector<double> t;
+  tcol(const char *nm, tkind k, int ty, std::function<actk_status()> f,
+       const baseline16 *p = nullptr)
+      : name(nm), kind(k), type(ty), call(std::move(f)), peer(p) {}
+};
+
+const char *const kTypeName[3] = {"f32", "f16", "bf16"};
+
+// The bars issue 13 sets (64 Ki: [0]; 4 Mi: [1]); a ratio above its bar is
+// printed with a '!' after it.
+struct bar {
+  const char *head;
+  double at[2];
+};
+
+int types_main(const options &opt, bool isa_given) {
+  std::vector<trow> rows;
+  for (const bench_op &op : bench_ops_typed()) {
+    auto it = std::find_if(rows.begin(), rows.end(),
+                           [&](const trow &r) { return !std::strcmp(r.name, op.name); });
+    if (it == rows.end()) {
+      rows.push_back(trow{});
+      it = rows.end() - 1;
+      it->name = op.name;
+      it->bias = op.has_bias;
+    }
+    const int ti = op.info->type, tier = op.info->tier;
+    if (ti >= 0 && ti < 3 && tier >= 0 && tier < 2) it->e[ti][tier] = &op;
+  }
+  for (const std::string &name : opt.ops)
+    if (std::none_of(rows.begin(), rows.end(), [&](const trow &r) { return name == r.name; })) {
+      std::fprintf(stderr, "actk_ratio: unknown op '%s'\n", name.c_str());
+      return 2;
+    }
+  rows.erase(std::remove_if(rows.begin(), rows.end(),
+                            [&](const trow &r) {
+                              if (!listed(opt.ops, r.name)) return true;
+                              for (int t = 0; t < 3; t++)
+                                for (int k = 0; k < 2; k++)
+                                  if (!r.e[t][k]) return true;
+                              return false;
+                            }),
+             rows.end());
+
+  const actk_isa before = actk_isa_active();
+  const char *before_reason = actk_isa_reason();
+  actk_status fs = actk_isa_force(opt.isa);
+  if (fs != ACTK_OK || actk_isa_active() != opt.isa) {
+    std::fprintf(stderr, "actk_ratio: cannot run isa %s here: %s\n", actk_isa_name(opt.isa),
+                 actk_status_string(fs));
+    return 2;
+  }
+  std::printf("actk_ratio --types: actk %s, isa %s (%s); cpu: %s\n", actk_version_string(),
+              actk_isa_name(opt.isa), isa_given ? "--isa" : "default: the best supported isa",
+              actk_cpu_summary());
+  if (before != actk_isa_best())
+    std::printf("note: dispatch's own choice in this process is %s (%s)\n", actk_isa_name(before),
+                before_reason);
+  std::printf("input: %s; the 16-bit inputs are those floats rounded to f16 / bf16 (RNE)\n",
+              input_description());
+  std::printf("columns (ns per element, one thread, medians of interleaved repeats):\n"
+              "  f32 f32f f16 f16f bf16 bf16f  actk accurate and fast (_fast) per type\n"
+              "  eng16 engbf  the engine way, f16 / bf16: widen the tensor to an f32 scratch "
+              "(one pass),\n"
+              "               actk_<op>_f32_fast in place on it, narrow back (another pass); "
+              "the passes:\n"
+              "               %s\n",
+              opt.isa == ACTK_ISA_AVX512 ? "AVX-512 VCVTPH2PS/VCVTPS2PH; VPMOVZXWD+VPSLLD, "
+                                           "integer RNE + NaN guard + VPMOVDW (bf16)"
+              : opt.isa == ACTK_ISA_AVX2 ? "AVX2+F16C VCVTPH2PS/VCVTPS2PH; VPMOVZXWD+VPSLLD, "
+                                           "integer RNE + NaN guard + VPACKUSDW (bf16)"
+                                         : "scalar conversion loops");
+  std::vector<const baseline16 *> peers;
+  for (const baseline16 *b : baselines16()) {
+    if (!listed(opt.peers, b->lib) && !listed(opt.peers, b->name)) continue;
+    if (!b->runnable()) {
+      std::printf("  %-12s built, cannot run here: %s\n", b->name, b->runtime());
+      continue;
+    }
+    peers.push_back(b);
+    std::printf("  %-12s %s\n  %-12s   at run time: %s\n", b->name, b->describes, "", b->runtime());
+  }
+  if (baselines16().empty()) std::printf("  (no 16-bit peer built: oneDNN not found)\n");
+  std::printf("  cp32 cp16    memcpy of the same n elements in f32 / in 16 bits (the controls)\n");
+  std::fflush(stdout);
+
+  const size_t sizes[2] = {65536, 4194304};
+  const bar bars[] = {
+      {"f16/f32", {1.1, 0.9}},    {"bf16/f32", {1.1, 0.9}}, {"f16f/f32f", {0.75, 0.9}},
+      {"bf16f/f32f", {0.6, 0.9}}, {"f16f/eng", {0.5, 0.5}}, {"bf16f/eng", {0.5, 0.5}},
+  };
+  const int nbars = (int)(sizeof bars / sizeof bars[0]);
+  int tally[2][8][2] = {}; // [size][bar]: {missed, rows}
+  int status = 0;
+  for (int si = 0; si < 2; si++) {
+    const size_t n = sizes[si];
+    const int calls = si == 0 ? opt.calls : opt.big_calls;
+    const size_t w = bias_width_for(n);
+    float *x32 = alloc_floats(n), *y32 = alloc_floats(n), *b32 = alloc_floats(kBiasWidth);
+    float *scratch = alloc_floats(n), *sb = alloc_floats(kBiasWidth);
+    fill_activations(x32, n, 0x61636b746b5f78ULL);
+    fill_bias(b32, kBiasWidth, 0x61636b746b5f62ULL);
+    std::vector<uint16_t> x16[3], b16[3], y16[3], ref16[3];
+    for (int t = 1; t < 3; t++) {
+      x16[t].resize(n), y16[t].resize(n), ref16[t].resize(n), b16[t].resize(kBiasWidth);
+      for (size_t i = 0; i < n; i++) x16[t][i] = t == 1 ? f32_to_f16(x32[i]) : f32_to_bf16(x32[i]);
+      for (size_t i = 0; i < kBiasWidth; i++)
+        b16[t][i] = t == 1 ? f32_to_f16(b32[i]) : f32_to_bf16(b32[i]);
+    }
+    std::vector<float> ref32(n);
+    std::vector<std::string> notes;
+
+    std::printf("\nn = %zu, %d interleaved repeats x %d calls, medians, ns/element (%s)\n", n,
+                opt.repeats, calls, opt.thread_clock ? "thread CPU time" : "wall clock");
+    std::string head;
+    char cell[200];
+    std::snprintf(cell, sizeof cell, "%-15s %6s %6s %6s %6s %6s %6s %6s %6s", "op", "f32", "f32f",
+                  "f16", "f16f", "bf16", "bf16f", "eng16", "engbf");
+    head += cell;
+    for (const baseline16 *b : peers) {
+      std::snprintf(cell, sizeof cell, " %*s", std::max(6, (int)std::strlen(b->name)), b->name);
+      head += cell;
+    }
+    std::snprintf(cell, sizeof cell, " %6s %6s %6s", "cp32", "cp16", "spread");
+    head += cell;
+    std::string rhead;
+    std::snprintf(cell, sizeof cell, "%-15s", "op");
+    rhead += cell;
+    for (const bar &b : bars) {
+      std::snprintf(cell, sizeof cell, " %10s", b.head);
+      rhead += cell;
+    }
+    for (const baseline16 *b : peers)
+      if (std::strcmp(b->type, "bf16") == 0) rhead += F(" bf16f/%s", b->name);
+    std::vector<std::string> rlines;
+    std::printf("%s\n", head.c_str());
+
+    for (const trow &rw : rows) {
+      std::vector<tcol> cols;
+      actk_status bad_status = ACTK_OK;
+      auto actk_call = [&](const bench_op *op, const void *x, const void *b, void *y) {
+        return [op, x, b, y, w, n, &bad_status]() {
+          actk_status s = run_actk_typed(*op, x, b, w, y, n);
+          if (s != ACTK_OK) bad_status = s;
+          return s;
+        };
+      };
+      // the engine way: widen, the f32 fast kernel in place, narrow
+      auto engine_call = [&](int t) {
+        const bench_op *f32f = rw.e[0][1];
+        const bool has_bias = rw.bias;
+        uint16_t *xs = x16[t].data(), *ys = y16[t].data(), *bs = b16[t].data();
+        return [t, f32f, has_bias, xs, ys, bs, scratch, sb, w, n, &bad_status]() {
+          if (t == 1) {
+            widen_f16(xs, scratch, n);
+            if (has_bias) widen_f16(bs, sb, w);
+          } else {
+            widen_bf16(xs, scratch, n);
+            if (has_bias) widen_bf16(bs, sb, w);
+          }
+          actk_status s = run_actk(*f32f, scratch, sb, w, scratch, n);
+          if (s != ACTK_OK) bad_status = s;
+          if (t == 1)
+            narrow_f16(scratch, ys, n);
+          else
+            narrow_bf16(scratch, ys, n);
+          return s;
+        };
+      };
+      const char *an[3][2] = {{"f32", "f32f"}, {"f16", "f16f"}, {"bf16", "bf16f"}};
+      for (int t = 0; t < 3; t++)
+        for (int k = 0; k < 2; k++) {
+          const void *x = t ? (const void *)x16[t].data() : (const void *)x32;
+          const void *b = t ? (const void *)b16[t].data() : (const void *)b32;
+          void *y = t ? (void *)y16[t].data() : (void *)y32;
+          cols.emplace_back(an[t][k], T_ACTK, t, actk_call(rw.e[t][k], x, b, y));
+        }
+      cols.emplace_back("eng16", T_ENGINE, 1, engine_call(1));
+      cols.emplace_back("engbf", T_ENGINE, 2, engine_call(2));
+      for (const baseline16 *p : peers) {
+        kernel16_fn k = baseline16_kernel(p, rw.name);
+        if (!k) continue;
+        const int t = std::strcmp(p->type, "f16") == 0 ? 1 : 2;
+        const uint16_t *xs = x16[t].data(), *bs = b16[t].data();
+        uint16_t *ys = y16[t].data();
+        cols.emplace_back(
+            p->name, T_PEER, t,
+            [k, xs, bs, ys, w, n]() {
+              k(xs, bs, w, ys, n);
+              return ACTK_OK;
+            },
+            p);
+      }
+      cols.emplace_back("cp32", T_COPY, 0, [&]() {
+        std::memcpy(y32, x32, n * sizeof(float));
+        return ACTK_OK;
+      });
+      cols.emplace_back("cp16", T_COPY, 2, [&]() {
+        std::memcpy(y16[2].data(), x16[2].data(), n * sizeof(uint16_t));
+        return ACTK_OK;
+      });
+
+      // ---- the checks, before any timing ----
+      std::string why;
+      bool actk_bad = false;
+      auto fail = [&](const std::string &s) {
+        if (!actk_bad) why = s;
+        actk_bad = true;
+      };
+      cols[0].call();
+      std::copy(y32, y32 + n, ref32.begin());
+      for (int t = 1; t < 3; t++) {
+        cols[2 * t].call();
+        ref16[t] = y16[t];
+      }
+      if (bad_status != ACTK_OK) fail(std::string("status ") + actk_status_string(bad_status));
+      // accurate 16-bit = the accurate f32 result of the widened input, rounded once
+      for (int t = 1; t < 3 && !actk_bad; t++) {
+        std::vector<float> wx(n), wy(n), wb(kBiasWidth);
+        for (size_t i = 0; i < n; i++)
+          wx[i] = t == 1 ? f16_to_f32(x16[t][i]) : bf16_to_f32(x16[t][i]);
+        for (size_t i = 0; i < kBiasWidth; i++)
+          wb[i] = t == 1 ? f16_to_f32(b16[t][i]) : bf16_to_f32(b16[t][i]);
+        run_actk(*rw.e[0][0], wx.data(), wb.data(), w, wy.data(), n);
+        size_t diff = 0, first = 0;
+        for (size_t i = 0; i < n; i++) {
+          const uint16_t r = t == 1 ? f32_to_f16(wy[i]) : f32_to_bf16(wy[i]);
+          if (r != ref16[t][i] && diff++ == 0) first = i;
+        }
+        if (diff) {
+          char buf[256];
+          std::snprintf(buf, sizeof buf,
+                        "%s %s accurate: %zu of %zu elements differ from the f32 accurate result "
+                        "rounded once (first at x = %.6g: 0x%04x, rounded f32 0x%04x)",
+                        rw.name, kTypeName[t], diff, n, (double)wx[first], ref16[t][first],
+                        t == 1 ? f32_to_f16(wy[first]) : f32_to_bf16(wy[first]));
+          notes.push_back(buf);
+        }
+      }
+      for (tcol &c : cols) {
+        if (c.kind == T_COPY || actk_bad) continue;
+        if (c.kind == T_ACTK && (&c == &cols[0] || &c == &cols[2] || &c == &cols[4])) continue;
+        if (c.type == 0) {
+          std::fill(y32, y32 + n, NAN);
+          c.call();
+          verdict v = compare(y32, ref32.data(), n, fast_tol);
+          if (v.worst > 1.0) {
+            char buf[200];
+            std::snprintf(buf, sizeof buf, "f32 fast %s: off by %.3g x 2^-17 relative at x = %.9g",
+                          rw.name, v.worst, (double)x32[v.at]);
+            notes.push_back(buf);
+            fail("actk f32 fast failed its check");
+          }
+          continue;
+        }
+        const int t = c.type;
+        std::fill(y16[t].begin(), y16[t].end(), (uint16_t)0x5555);
+        c.call();
+        if (c.peer && c.peer->error)
+          if (const char *e = c.peer->error()) {
+            notes.push_back(std::string(c.name) + " " + rw.name + ": " + e);
+            c.err = true;
+            continue;
+          }
+        int worst = 0;
+        size_t at = 0, over1 = 0, zeros = 0;
+        const uint16_t *r = ref16[t].data(), *y = y16[t].data();
+        for (size_t i = 0; i < n; i++) {
+          const int d = distance16(y[i], r[i], t == 2);
+          if (d > worst) worst = d, at = i;
+          if (d > 1) over1++;
+          if ((y[i] & 0x7fffu) == 0 && (r[i] & 0x7fffu) != 0) zeros++;
+        }
+        if (worst <= 1) continue;
+        const float xi = t == 1 ? f16_to_f32(x16[t][at]) : bf16_to_f32(x16[t][at]);
+        const float bi =
+            rw.bias ? (t == 1 ? f16_to_f32(b16[t][at % w]) : bf16_to_f32(b16[t][at % w])) : 0.0f;
+        const float yi = t == 1 ? f16_to_f32(y[at]) : bf16_to_f32(y[at]);
+        const float ri = t == 1 ? f16_to_f32(r[at]) : bf16_to_f32(r[at]);
+        char buf[320];
+        std::snprintf(buf, sizeof buf,
+                      "%s %s: %zu of %zu elements more than 1 %s ULP from actk's accurate %s "
+                      "(worst %d ULP: x%s = %.6g gives %.6g, accurate %.6g)%s%s",
+                      c.name, rw.name, over1, n, kTypeName[t], kTypeName[t], worst,
+                      rw.bias ? " + bias" : "", (double)(xi + bi), (double)yi, (double)ri,
+                      zeros ? F(", %zu results 0 where actk's is not", zeros).c_str() : "",
+                      c.kind == T_PEER ? " (flagged, still timed)" : "; not timed");
+        notes.push_back(buf);
+        if (c.kind == T_ACTK)
+          fail(std::string("actk ") + kTypeName[t] + " fast is not within 1 ULP of accurate");
+        else if (c.kind == T_ENGINE)
+          c.off = true;
+      }
+
+      // ---- timing: interleaved, rotating ----
+      auto time_block = [&](tcol &c) {
+        const double w0 = now_ns(CLOCK_MONOTONIC), t0 = now_ns(CLOCK_THREAD_CPUTIME_ID),
+                     p0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+        for (int k = 0; k < calls; k++) c.call();
+        const double p1 = now_ns(CLOCK_PROCESS_CPUTIME_ID), t1 = now_ns(CLOCK_THREAD_CPUTIME_ID),
+                     w1 = now_ns(CLOCK_MONOTONIC);
+        c.others = std::max(c.others, ((p1 - p0) - (t1 - t0)) / (t1 - t0));
+        c.t.push_back((opt.thread_clock ? t1 - t0 : w1 - w0) / ((double)calls * (double)n));
+      };
+      const size_t nc = cols.size();
+      for (int r = 0; r < opt.repeats && !actk_bad; r++)
+        for (size_t j = 0; j < nc; j++) {
+          tcol &c = cols[(j + (size_t)r) % nc];
+          if (c.off || c.err) continue;
+          if (actk_isa_active() != opt.isa) fail("active isa changed");
+          time_block(c);
+          if (actk_isa_active() != opt.isa) fail("active isa changed");
+          if (bad_status != ACTK_OK) fail(std::string("status ") + actk_status_string(bad_status));
+          if (c.peer && c.peer->error)
+            if (const char *e = c.peer->error()) {
+              notes.push_back(std::string(c.name) + " " + rw.name + ": " + e);
+              c.err = true;
+            }
+        }
+      for (const tcol &c : cols)
+        if (c.others > 0.05)
+          notes.push_back(std::string(c.name) + " " + rw.name +
+                          F(": other threads of the process used up to %.0f%% of its thread's CPU "
+                            "time while it was timed",
+                            100.0 * c.others));
+      if (actk_bad) {
+        std::printf("%-15s actk failed: %s\n", rw.name, why.c_str());
+        rlines.push_back(std::string(F("%-15s -", rw.name)));
+        status = 1;
+        continue;
+      }
+      auto med = [&](const char *name) {
+        for (const tcol &c : cols)
+          if (!std::strcmp(c.name, name) && !c.off && !c.err && !c.t.empty()) return quart(c.t).med;
+        return (double)NAN;
+      };
+      std::string line = F("%-15s", rw.name);
+      const char *const order[] = {"f32", "f32f", "f16", "f16f", "bf16", "bf16f", "eng16", "engbf"};
+      for (const char *nm : order) line += F(" %6.3f", med(nm));
+      for (const baseline16 *b : peers) {
+        const int wd = std::max(6, (int)std::strlen(b->name));
+        const tcol *c = nullptr;
+        for (const tcol &cc : cols)
+          if (cc.peer == b) c = &cc;
+        if (!c)
+          line += F(" %*s", wd, "-");
+        else if (c->off || c->err)
+          line += F(" %*s", wd, c->off ? "off" : "err");
+        else
+          line += F(" %*.3f", wd, quart(c->t).med);
+      }
+      double spread = 0;
+      for (const tcol &c : cols)
+        if (c.kind == T_ACTK && !c.t.empty()) {
+          quartiles q = quart(c.t);
+          spread = std::max(spread, (q.p75 - q.p25) / q.med);
+        }
+      line += F(" %6.3f %6.3f %5.1f%%", med("cp32"), med("cp16"), 100.0 * spread);
+      std::printf("%s\n", line.c_str());
+      std::fflush(stdout);
+
+      const double ratio[] = {med("f16") / med("f32"),    med("bf16") / med("f32"),
+                              med("f16f") / med("f32f"),  med("bf16f") / med("f32f"),
+                              med("f16f") / med("eng16"), med("bf16f") / med("engbf")};
+      std::string rl = F("%-15s", rw.name);
+      for (int b = 0; b < nbars; b++) {
+        const bool miss = !(ratio[b] <= bars[b].at[si]);
+        rl += F(" %9.2f%c", ratio[b], miss ? '!' : ' ');
+        tally[si][b][0] += miss;
+        tally[si][b][1]++;
+      }
+      for (const baseline16 *b : peers) {
+        if (std::strcmp(b->type, "bf16") != 0) continue;
+        const int wd = (int)std::strlen(b->name) + 6;
+        const double p = med(b->name);
+        if (std::isnan(p))
+          rl += F(" %*s", wd, "-");
+        else
+          rl += F(" %*.2f", wd, med("bf16f") / p);
+      }
+      rlines.push_back(rl);
+    }
+    std::printf("\nratios at n = %zu (bars: %s; '!' = above its bar)\n", n,
+                si == 0 ? "f16/f32 and bf16/f32 (accurate) <= 1.1, f16f/f32f <= 0.75, bf16f/f32f "
+                          "<= 0.6, fast 16-bit / the engine way <= 0.5"
+                        : "every 16-bit op / its f32 twin of the same tier <= 0.9, fast 16-bit / "
+                          "the engine way <= 0.5");
+    std::printf("%s\n", rhead.c_str());
+    for (const std::string &l : rlines) std::printf("%s\n", l.c_str());
+    for (const std::string &s : notes) std::printf("  note: %s\n", s.c_str());
+    std::fflush(stdout);
+    free_floats(x32);
+    free_floats(y32);
+    free_floats(b32);
+    free_floats(scratch);
+    free_floats(sb);
+  }
+  std::printf("\nbars (rows above the bar / rows):");
+  for (int si = 0; si < 2; si++) {
+    std::printf("\n  n = %zu:", sizes[si]);
+    for (int b = 0; b < nbars; b++)
+      std::printf("  %s <= %.2f: %d/%d", bars[b].head, bars[b].at[si], tally[si][b][0],
+                  tally[si][b][1]);
+  }
+  std::printf("\n");
+  actk_isa_force(before);
+  return status;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -198,6 +642,8 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     if (!std::strcmp(a, "--quick")) {
       opt.repeats = 7, opt.calls = 5, opt.big_calls = 1;
+    } else if (!std::strcmp(a, "--types")) {
+      opt.types = true;
     } else if (!std::strcmp(a, "--isa") && i + 1 < argc) {
       const char *name = argv[++i];
       bool found = false;
@@ -228,6 +674,8 @@ int main(int argc, char **argv) {
       return usage(argv[0]);
     }
   }
+
+  if (opt.types) return types_main(opt, isa_given);
 
   // The rows: ops in catalog order, each with its tiers.
   std::vector<row> rows;

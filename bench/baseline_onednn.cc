@@ -12,7 +12,16 @@
 //               [1, width] bias) with the gelu_erf / gelu_tanh eltwise as its
 //               post-op: the fused way oneDNN does bias + activation
 //
-// oneDNN 2.6 has no erf eltwise, so no erf here. Each primitive is created
+// oneDNN 2.6 has no erf eltwise, so no erf here.
+//
+// The same primitives over bf16 and f16 tensors (onednn_bf16, onednn_f16:
+// bench_ops.h's baseline16, for actk_ratio --types): src, dst (and the bias)
+// in the 16-bit type, the op computed by oneDNN's own bf16/f16 path. oneDNN
+// 2.6 on AVX-512 with AVX512-BF16 runs bf16 eltwise in its jit:avx512_core_bf16
+// code (its conversion, VCVTNEPS2BF16, flushes subnormal results to zero) and
+// the bias forms in jit:uni binary + post-op; it has no f16 eltwise or binary
+// on x86 CPUs, so onednn_f16 reports that (runtime()) and is not runnable.
+// Each primitive is created
 // once per op and size (on the first call with that size; the benchmarks make
 // an untimed call first) and kept; a call points its memory objects at x and
 // y and executes it on a CPU stream, then waits. oneDNN picks its JIT code by
@@ -67,6 +76,7 @@ constexpr int kNumOps = sizeof kOps / sizeof kOps[0];
 
 struct prim {
   int op;
+  dt type;
   size_t n, w;
   dnnl::primitive p;
   dnnl::memory src, src1, dst;
@@ -123,12 +133,12 @@ state &st() {
   return s;
 }
 
-prim *make(state &s, int op, size_t n, size_t w) {
+prim *make(state &s, int op, dt type, size_t n, size_t w) {
   const op_def &d = kOps[op];
-  auto *p = new prim{op, n, w, {}, {}, {}, {}, {}, {}};
+  auto *p = new prim{op, type, n, w, {}, {}, {}, {}, {}, {}};
   try {
     if (!d.bias) {
-      dnnl::memory::desc md({(dnnl::memory::dim)n}, dt::f32, tag::a);
+      dnnl::memory::desc md({(dnnl::memory::dim)n}, type, tag::a);
       dnnl::eltwise_forward::desc ed(dnnl::prop_kind::forward_inference, d.alg, md, d.alpha, 0.0f);
       dnnl::eltwise_forward::primitive_desc pd(ed, s.eng);
       p->impl = pd.impl_info_str();
@@ -138,8 +148,8 @@ prim *make(state &s, int op, size_t n, size_t w) {
       p->args = {{DNNL_ARG_SRC, p->src}, {DNNL_ARG_DST, p->dst}};
     } else {
       const auto rows = (dnnl::memory::dim)(n / w), cols = (dnnl::memory::dim)w;
-      dnnl::memory::desc md({rows, cols}, dt::f32, tag::ab);
-      dnnl::memory::desc bd({1, cols}, dt::f32, tag::ab);
+      dnnl::memory::desc md({rows, cols}, type, tag::ab);
+      dnnl::memory::desc bd({1, cols}, type, tag::ab);
       dnnl::binary::desc bdesc(algorithm::binary_add, md, bd, md);
       dnnl::post_ops po;
       po.append_eltwise(1.0f, d.alg, d.alpha, 0.0f);
@@ -161,22 +171,24 @@ prim *make(state &s, int op, size_t n, size_t w) {
   return p;
 }
 
-prim *find(state &s, int op, size_t n, size_t w) {
+prim *find(state &s, int op, dt type, size_t n, size_t w) {
   for (prim *p : s.prims)
-    if (p->op == op && p->n == n && p->w == w) return p;
-  return make(s, op, n, w);
+    if (p->op == op && p->type == type && p->n == n && p->w == w) return p;
+  return make(s, op, type, n, w);
 }
 
-void run(int op, const float *x, const float *b, size_t w, float *y, size_t n) {
+// T: float, or uint16_t for bf16 / f16 (nan: the type's quiet NaN pattern).
+template <class T>
+void run(int op, dt type, const T *x, const T *b, size_t w, T *y, size_t n, T nan) {
   state &s = st();
   try {
     if (!s.ok) throw std::runtime_error(s.why);
     if (n == 0) return;
     if (!kOps[op].bias) w = n;
     if (w == 0 || n % w) throw std::runtime_error("n is not a multiple of the bias width");
-    prim *p = find(s, op, n, w);
-    p->src.set_data_handle(const_cast<float *>(x));
-    if (kOps[op].bias) p->src1.set_data_handle(const_cast<float *>(b));
+    prim *p = find(s, op, type, n, w);
+    p->src.set_data_handle(const_cast<T *>(x));
+    if (kOps[op].bias) p->src1.set_data_handle(const_cast<T *>(b));
     p->dst.set_data_handle(y);
     p->p.execute(s.strm, p->args);
     s.strm.wait();
@@ -186,13 +198,21 @@ void run(int op, const float *x, const float *b, size_t w, float *y, size_t n) {
       msg = std::string("onednn ") + kOps[op].name + ": " + e.what();
       g_error = msg.c_str();
     }
-    for (size_t i = 0; i < n; i++) y[i] = NAN;
+    for (size_t i = 0; i < n; i++) y[i] = nan;
   }
 }
 
 template <int Op>
 void k(const float *x, const float *b, size_t w, float *y, size_t n) {
-  run(Op, x, b, w, y, n);
+  run<float>(Op, dt::f32, x, b, w, y, n, NAN);
+}
+template <int Op>
+void k_bf16(const uint16_t *x, const uint16_t *b, size_t w, uint16_t *y, size_t n) {
+  run<uint16_t>(Op, dt::bf16, x, b, w, y, n, 0x7fc0);
+}
+template <int Op>
+void k_f16(const uint16_t *x, const uint16_t *b, size_t w, uint16_t *y, size_t n) {
+  run<uint16_t>(Op, dt::f16, x, b, w, y, n, 0x7e00);
 }
 
 bool dnnl_runnable() { return st().ok; }
@@ -235,7 +255,7 @@ const char *dnnl_runtime() {
     for (int op = 0; op < kNumOps; op++) {
       try {
         out += std::string(op ? ", " : " ") + kOps[op].name + " " +
-               find(s, op, 65536, kOps[op].bias ? kBiasWidth : 65536)->impl;
+               find(s, op, dt::f32, 65536, kOps[op].bias ? kBiasWidth : 65536)->impl;
       } catch (const std::exception &e) {
         out += std::string(op ? ", " : " ") + kOps[op].name + " failed (" + e.what() + ")";
       }
@@ -250,6 +270,57 @@ const char *dnnl_error() {
   g_error = nullptr;
   return e;
 }
+
+// The 16-bit baselines: runnable when every op's 64 Ki primitive can be made
+// in the type; runtime() names the implementations (or what failed).
+struct probe16 {
+  bool ok = false;
+  std::string text;
+};
+probe16 probe_type(dt type, const char *tname) {
+  probe16 r;
+  state &s = st();
+  if (!s.ok) {
+    r.text = s.why;
+    return r;
+  }
+  r.ok = true;
+  r.text = std::string("oneDNN ") + tname + ":";
+  for (int op = 0; op < kNumOps; op++) {
+    try {
+      r.text += std::string(op ? ", " : " ") + kOps[op].name + " " +
+                find(s, op, type, 65536, kOps[op].bias ? kBiasWidth : 65536)->impl;
+    } catch (const std::exception &e) {
+      r.ok = false;
+      r.text += std::string(op ? ", " : " ") + kOps[op].name + " failed (" + e.what() + ")";
+    }
+  }
+  if (!r.ok) r.text += std::string(": no ") + tname + " eltwise in this oneDNN on this CPU";
+  return r;
+}
+const probe16 &probe_bf16() {
+  static const probe16 p = probe_type(dt::bf16, "bf16");
+  return p;
+}
+const probe16 &probe_f16() {
+  static const probe16 p = probe_type(dt::f16, "f16");
+  return p;
+}
+bool bf16_runnable() { return probe_bf16().ok; }
+bool f16_runnable() { return probe_f16().ok; }
+const char *bf16_runtime() { return probe_bf16().text.c_str(); }
+const char *f16_runtime() { return probe_f16().text.c_str(); }
+
+const named_kernel16 onednn_bf16_table[] = {
+    {"tanh", k_bf16<0>},       {"sigmoid", k_bf16<1>},        {"silu", k_bf16<2>},
+    {"quick_gelu", k_bf16<3>}, {"gelu", k_bf16<4>},           {"gelu_tanh", k_bf16<5>},
+    {"bias_gelu", k_bf16<6>},  {"bias_gelu_tanh", k_bf16<7>},
+};
+const named_kernel16 onednn_f16_table[] = {
+    {"tanh", k_f16<0>},       {"sigmoid", k_f16<1>},        {"silu", k_f16<2>},
+    {"quick_gelu", k_f16<3>}, {"gelu", k_f16<4>},           {"gelu_tanh", k_f16<5>},
+    {"bias_gelu", k_f16<6>},  {"bias_gelu_tanh", k_f16<7>},
+};
 
 const named_kernel onednn_table[] = {
     {"tanh", k<0>}, {"sigmoid", k<1>},   {"silu", k<2>},      {"quick_gelu", k<3>},
@@ -266,6 +337,29 @@ const baseline onednn_baseline = {
     onednn_table,
     sizeof onednn_table / sizeof onednn_table[0],
     dnnl_runtime,
+    dnnl_error};
+
+const baseline16 onednn_bf16_baseline = {
+    "onednn_bf16",
+    "onednn",
+    "bf16",
+    "oneDNN 2.6 eltwise_forward / binary_add + post-op on bf16 src and dst (its own bf16 path), "
+    "as the f32 baseline otherwise",
+    bf16_runnable,
+    onednn_bf16_table,
+    sizeof onednn_bf16_table / sizeof onednn_bf16_table[0],
+    bf16_runtime,
+    dnnl_error};
+
+const baseline16 onednn_f16_baseline = {
+    "onednn_f16",
+    "onednn",
+    "f16",
+    "oneDNN 2.6 eltwise_forward / binary_add + post-op on f16 src and dst",
+    f16_runnable,
+    onednn_f16_table,
+    sizeof onednn_f16_table / sizeof onednn_f16_table[0],
+    f16_runtime,
     dnnl_error};
 
 } // namespace actkb

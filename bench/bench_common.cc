@@ -28,6 +28,139 @@ actk_status run_actk(const bench_op &op, const float *x, const float *bias, size
   return actk_op_call(op.info, nullptr, x, bias, width, y, n, 0.0f);
 }
 
+const std::vector<bench_op> &bench_ops_typed() {
+  static const std::vector<bench_op> v = [] {
+    std::vector<bench_op> r;
+    for (size_t i = 0; i < actk_catalog_size; i++) {
+      const actk_op_info *e = &actk_catalog[i];
+      if (e->shape == ACTK_SHAPE_PARAM) continue;
+      r.push_back({e->name, e, e->shape == ACTK_SHAPE_BIAS});
+    }
+    return r;
+  }();
+  return v;
+}
+
+actk_status run_actk_typed(const bench_op &op, const void *x, const void *bias, size_t width,
+                           void *y, size_t n) {
+  return actk_op_call(op.info, nullptr, x, bias, width, y, n, 0.0f);
+}
+
+// ---- 16-bit conversions (scalar) ----
+
+namespace {
+uint32_t bits_of(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+float float_of(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+} // namespace
+
+float f16_to_f32(uint16_t h) {
+  const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+  if (e == 0x1f) return float_of(sign | 0x7f800000u | (m << 13) | (m ? 0x00400000u : 0u));
+  if (e) return float_of(sign | ((e + 112u) << 23) | (m << 13));
+  // zero or subnormal: m 2^-24, exact in float
+  const float v = (float)m * 0x1p-24f;
+  return sign ? -v : v;
+}
+
+uint16_t f32_to_f16(float f) {
+  const uint32_t u = bits_of(f), sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+  if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
+  if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); // 65520 and up: infinity
+  if (a >= 0x38800000u) {                                  // normal f16
+    uint32_t r = a - 0x38000000u;
+    r += 0xfffu + ((r >> 13) & 1u);
+    return (uint16_t)(sign | (r >> 13));
+  }
+  // subnormal f16 (or 0): the value in units of 2^-24, rounded to nearest
+  // even by the FPU (|f| < 2^-14, so the product is exact and small)
+  const float q = std::nearbyint(std::fabs(f) * 0x1p24f);
+  return (uint16_t)(sign | (uint32_t)q);
+}
+
+float bf16_to_f32(uint16_t h) { return float_of((uint32_t)h << 16); }
+
+uint16_t f32_to_bf16(float f) {
+  const uint32_t u = bits_of(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
+  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+int distance16(uint16_t a, uint16_t b, bool bf16) {
+  const unsigned inf = bf16 ? 0x7f80u : 0x7c00u;
+  const bool na = (a & 0x7fffu) > inf, nb = (b & 0x7fffu) > inf;
+  if (na || nb) return na && nb ? 0 : 1 << 20;
+  // both types order like sign-magnitude integers
+  auto ord = [](uint16_t h) { return (h & 0x8000u) ? -(int)(h & 0x7fffu) : (int)(h & 0x7fffu); };
+  const int d = ord(a) - ord(b);
+  return d < 0 ? -d : d;
+}
+
+// ---- the engine's whole-tensor passes ----
+
+namespace {
+void widen_f16_scalar(const uint16_t *x, float *y, size_t n) {
+  for (size_t i = 0; i < n; i++) y[i] = f16_to_f32(x[i]);
+}
+void narrow_f16_scalar(const float *x, uint16_t *y, size_t n) {
+  for (size_t i = 0; i < n; i++) y[i] = f32_to_f16(x[i]);
+}
+void widen_bf16_scalar(const uint16_t *x, float *y, size_t n) {
+  for (size_t i = 0; i < n; i++) y[i] = bf16_to_f32(x[i]);
+}
+void narrow_bf16_scalar(const float *x, uint16_t *y, size_t n) {
+  for (size_t i = 0; i < n; i++) y[i] = f32_to_bf16(x[i]);
+}
+} // namespace
+
+// the active ISA's pass (the engine's loops follow actk's forced ISA, so an
+// avx2 run compares AVX2 with AVX2)
+#if defined(ACTK_BENCH_HAVE_ENGINE16_X86)
+#define ACTK_BENCH_PASS(name, In, Out)                                                             \
+  void name(const In *x, Out *y, size_t n) {                                                       \
+    switch (actk_isa_active()) {                                                                   \
+    case ACTK_ISA_AVX512:                                                                          \
+      return name##_avx512(x, y, n);                                                               \
+    case ACTK_ISA_AVX2:                                                                            \
+      return name##_avx2(x, y, n);                                                                 \
+    default:                                                                                       \
+      return name##_scalar(x, y, n);                                                               \
+    }                                                                                              \
+  }
+#else
+#define ACTK_BENCH_PASS(name, In, Out)                                                             \
+  void name(const In *x, Out *y, size_t n) { name##_scalar(x, y, n); }
+#endif
+ACTK_BENCH_PASS(widen_f16, uint16_t, float)
+ACTK_BENCH_PASS(narrow_f16, float, uint16_t)
+ACTK_BENCH_PASS(widen_bf16, uint16_t, float)
+ACTK_BENCH_PASS(narrow_bf16, float, uint16_t)
+#undef ACTK_BENCH_PASS
+
+const std::vector<const baseline16 *> &baselines16() {
+  static const std::vector<const baseline16 *> v = {
+#if defined(ACTK_BENCH_HAVE_ONEDNN)
+    &onednn_bf16_baseline,
+    &onednn_f16_baseline,
+#endif
+  };
+  return v;
+}
+
+kernel16_fn baseline16_kernel(const baseline16 *b, const char *op) {
+  if (!b) return nullptr;
+  for (size_t i = 0; i < b->count; i++)
+    if (!std::strcmp(b->kernels[i].op, op)) return b->kernels[i].fn;
+  return nullptr;
+}
+
 const std::vector<const baseline *> &baselines() {
   static const std::vector<const baseline *> v = {
     &libm_baseline,

@@ -76,6 +76,77 @@ inline size_t bias_width_for(size_t n) { return n < kBiasWidth ? n : kBiasWidth;
 actk_status run_actk(const bench_op &op, const float *x, const float *bias, size_t width, float *y,
                      size_t n);
 
+// ---- 16-bit types (actk_ratio --types, actk_bench's _f16/_bf16 entries) ----
+
+// The unary and bias entries of the catalog in every type (f32, f16, bf16)
+// and tier, in catalog order (bench_ops() is its f32 part).
+const std::vector<bench_op> &bench_ops_typed();
+// Any entry of bench_ops_typed() through its public function on the calling
+// thread: x, bias and y hold elements of the entry's type (info->esize bytes).
+actk_status run_actk_typed(const bench_op &op, const void *x, const void *bias, size_t width,
+                           void *y, size_t n);
+
+// Scalar conversions with the semantics actk documents (README "Types"):
+// f16 <-> f32 as F16C does it (exact widening, round to nearest even, no
+// flush, NaN quieted), bf16 <-> f32 as the top 16 bits, rounded to nearest
+// even with a NaN guard (x | 0x0040).
+float f16_to_f32(uint16_t h);
+uint16_t f32_to_f16(float f);
+float bf16_to_f32(uint16_t h);
+uint16_t f32_to_bf16(float f);
+// How many steps of the type (bf16 or f16) a is from b: 0 equal (or both
+// NaN), 1 neighbours (+0 and -0 are 0 apart), 1 << 20 when only one is NaN.
+int distance16(uint16_t a, uint16_t b, bool bf16);
+
+// "The way engines run a 16-bit tensor today" (ONNX Runtime inserts Cast
+// nodes around its f32 kernels on x86): widen the whole tensor to an f32
+// scratch in one pass, run the f32 kernel, narrow back in another pass. These
+// are those passes, written the way an engine writes them: for the active
+// actk ISA, AVX-512 (VCVTPH2PS / VCVTPS2PH for f16; VPMOVZXWD + VPSLLD for
+// bf16 widening; round to nearest even on the integer bits with a NaN guard,
+// then VPMOVDW, for bf16 narrowing), AVX2 + F16C (the same with 8 lanes:
+// VCVTPH2PS / VCVTPS2PH, VPMOVZXWD + VPSLLD, VPACKUSDW + VPERMQ), else the
+// scalar conversions above; a scalar loop for the tail. The results are
+// exactly the scalar conversions'.
+void widen_f16(const uint16_t *x, float *y, size_t n);
+void narrow_f16(const float *x, uint16_t *y, size_t n);
+void widen_bf16(const uint16_t *x, float *y, size_t n);
+void narrow_bf16(const float *x, uint16_t *y, size_t n);
+// The passes as the ISA files implement them (bench_common.cc dispatches).
+void widen_f16_avx2(const uint16_t *x, float *y, size_t n);
+void narrow_f16_avx2(const float *x, uint16_t *y, size_t n);
+void widen_bf16_avx2(const uint16_t *x, float *y, size_t n);
+void narrow_bf16_avx2(const float *x, uint16_t *y, size_t n);
+void widen_f16_avx512(const uint16_t *x, float *y, size_t n);
+void narrow_f16_avx512(const float *x, uint16_t *y, size_t n);
+void widen_bf16_avx512(const uint16_t *x, float *y, size_t n);
+void narrow_bf16_avx512(const float *x, uint16_t *y, size_t n);
+
+// A 16-bit baseline (oneDNN's bf16 and f16 eltwise): kernels over 16-bit
+// patterns of one type, with the bias kernels' shape. Fields as baseline's;
+// runtime() may be called whether or not runnable() (it says why not).
+using kernel16_fn = void (*)(const uint16_t *x, const uint16_t *bias, size_t width, uint16_t *y,
+                             size_t n);
+struct named_kernel16 {
+  const char *op;
+  kernel16_fn fn;
+};
+struct baseline16 {
+  const char *name; // column header: "onednn_bf16"
+  const char *lib;  // the library, as --peers names it: "onednn"
+  const char *type; // "bf16" or "f16"
+  const char *describes;
+  bool (*runnable)();
+  const named_kernel16 *kernels;
+  size_t count;
+  const char *(*runtime)();
+  const char *(*error)();
+};
+extern const baseline16 onednn_bf16_baseline, onednn_f16_baseline;
+// The 16-bit baselines built (runnable here or not), in a fixed order.
+const std::vector<const baseline16 *> &baselines16();
+kernel16_fn baseline16_kernel(const baseline16 *b, const char *op);
+
 // The memory-bound floor: memcpy of the same n floats.
 void copy_kernel(const float *x, const float *bias, size_t width, float *y, size_t n);
 

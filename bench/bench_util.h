@@ -9,7 +9,7 @@
  *   planner   the dispatch costs src/pool.c plans with, and what the planner
  *             does with n elements (plan_str)
  *   output    aligned tables or CSV (g_csv): col, F, US, note, t_head, t_row
- *   misc      bench_flag (--quick, --csv, --pin), bench_init (timer
+ *   misc      bench_flag (--quick, --csv, --csv-out=FILE, --pin), bench_init (timer
  *             slack, line-buffered stdout, the name die() prints),
  *             bench_loadavg, die, xalloc
  *
@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "actk.h"
 #include "plan.h"
@@ -35,13 +36,16 @@ static inline void cpu_relax(void) {}
 #define BLOCK_CALLS 8     /* timed calls per interleaved block */
 #define WARM_NS 60000u    /* untimed calls before each block (at least one) */
 
-/* The options both programs take: --quick (shorter budgets), --csv (tables
- * as CSV with the section name first, notes as "# " lines), --pin (the
- * caller and the pool's workers on CPUs of their own; each program says
- * how). */
+/* The options the programs take: --quick (shorter budgets), --csv (tables
+ * as CSV with the section name first, notes as "# " lines), --csv-out=FILE
+ * (the tables as text on stdout and, the same run, as CSV into FILE, notes
+ * too), --pin (the caller and the pool's workers on CPUs of their own; each
+ * program says how). */
 extern int g_quick, g_csv, g_pin;
+extern FILE *g_csv_out; /* --csv-out's file, or NULL */
 
-/* 1 if arg is --quick, --csv or --pin (and sets its flag), else 0 */
+/* 1 if arg is --quick, --csv, --csv-out=FILE or --pin (and sets its flag),
+ * else 0 (a --csv-out file that cannot be opened: die) */
 int bench_flag(const char *arg);
 
 /* Timer slack 1 ns (Linux: a sleep is the gap asked for), stdout line
@@ -103,8 +107,9 @@ void measure(variant *v, int nv, unsigned gap_us, unsigned settle_us, double bud
 /* The hot and cold dispatch costs src/pool.c plans with, read back through
  * actk_pool_dispatch_cost_ns by probe_dispatch_costs (src/plan.h's defaults
  * until then): a pool whose workers have parked (cold), and one whose workers
- * are still spinning after a job (hot). Probe before pinning the caller: it
- * needs two CPUs. */
+ * are still spinning after a job (hot; the least of up to 5 tries, since a
+ * worker of a machine busy elsewhere may not have started spinning). Probe
+ * before pinning the caller: it needs two CPUs. */
 extern uint64_t g_hot_ns, g_cold_ns;
 void probe_dispatch_costs(void);
 
