@@ -127,8 +127,8 @@ static actk_status bias_call(actk_pool *pool, actk_bias_id op, actk_tier tier, a
 /* NOLINTBEGIN(bugprone-macro-parentheses): T is a type name */
 #define ACTK_API_UNARY_TT(type, T, core, tulp, op, cost, tier, suffix)                             \
   actk_status actk_##op##_##type##suffix(actk_pool *pool, const T *x, T *y, size_t n) {            \
-    return unary_call(pool, ACTK_UNARY_##op, ACTK_TIER_##tier, ACTK_TYPE_##type, cost, sizeof(T),  \
-                      x, y, n);                                                                    \
+    return unary_call(pool, ACTK_UNARY_##op, ACTK_TIER_##tier, ACTK_TYPE_##type,                   \
+                      ACTK_TIER_COST_##tier(cost), sizeof(T), x, y, n);                            \
   }
 #define ACTK_API_UNARY_T(tier, suffix, ulp, rel, op, cost)                                         \
   ACTK_FOR_EACH_TYPE(ACTK_API_UNARY_TT, op, cost, tier, suffix)
@@ -138,8 +138,8 @@ ACTK_FOR_EACH_UNARY(ACTK_API_UNARY, )
 #define ACTK_API_PARAM_TT(type, T, core, tulp, op, cost, tier, suffix)                             \
   actk_status actk_##op##_##type##suffix(actk_pool *pool, const T *x, T *y, size_t n,              \
                                          float alpha) {                                            \
-    return param_call(pool, ACTK_PARAM_##op, ACTK_TIER_##tier, ACTK_TYPE_##type, cost, sizeof(T),  \
-                      x, y, n, alpha);                                                             \
+    return param_call(pool, ACTK_PARAM_##op, ACTK_TIER_##tier, ACTK_TYPE_##type,                   \
+                      ACTK_TIER_COST_##tier(cost), sizeof(T), x, y, n, alpha);                     \
   }
 #define ACTK_API_PARAM_T(tier, suffix, ulp, rel, op, cost)                                         \
   ACTK_FOR_EACH_TYPE(ACTK_API_PARAM_TT, op, cost, tier, suffix)
@@ -149,8 +149,8 @@ ACTK_FOR_EACH_PARAM(ACTK_API_PARAM, )
 #define ACTK_API_BIAS_TT(type, T, core, tulp, op, cost, tier, suffix)                              \
   actk_status actk_##op##_##type##suffix(actk_pool *pool, const T *x, const T *bias, size_t width, \
                                          T *y, size_t n) {                                         \
-    return bias_call(pool, ACTK_BIAS_##op, ACTK_TIER_##tier, ACTK_TYPE_##type, cost, sizeof(T), x, \
-                     bias, width, y, n);                                                           \
+    return bias_call(pool, ACTK_BIAS_##op, ACTK_TIER_##tier, ACTK_TYPE_##type,                     \
+                     ACTK_TIER_COST_##tier(cost), sizeof(T), x, bias, width, y, n);                \
   }
 #define ACTK_API_BIAS_T(tier, suffix, ulp, rel, op, cost)                                          \
   ACTK_FOR_EACH_TYPE(ACTK_API_BIAS_TT, op, cost, tier, suffix)

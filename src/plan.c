@@ -10,9 +10,11 @@
  * one (30 us) at ~300K / ~160K. */
 #include "plan.h"
 
-/* picoseconds per element, fastest implementation, single thread, in cache (measured by
- * bench/actk_pool_bench: RoPE 77-80, tanh 406, gelu 741-746) */
-static const uint64_t ps_per_item[] = {80, 400, 750};
+/* picoseconds per element, fastest implementation, single thread, in cache,
+ * by class (measured by bench/actk_pool_bench: RoPE 77-80, tanh 406, gelu
+ * 741-746; bench/actk_ratio: the fast tier's sigmoid, silu 249, erf 288,
+ * tanh 320 for LIGHT, its gelu 560 and bias ops 609-638 within MEDIUM's) */
+static const uint64_t ps_per_item[] = {80, 400, 750, 250};
 /* the dispatch the thresholds assume when nothing better is known: a
  * spinning pool (the cheapest case) */
 #define ACTK_MIN_DISPATCH_NS ACTK_DISPATCH_HOT_NS

@@ -8,9 +8,10 @@
 
 /* Work per element of an op, single-threaded on the fastest implementation. */
 typedef enum actk_cost {
-  ACTK_COST_CHEAP = 0,    /* a few instructions per element: RoPE, copies */
-  ACTK_COST_MEDIUM = 1,   /* one exponential or table polynomial: tanh, erf, sigmoid, swish */
-  ACTK_COST_EXPENSIVE = 2 /* two of those: gelu, gelu_tanh and their bias forms */
+  ACTK_COST_CHEAP = 0,     /* a few instructions per element: RoPE, copies */
+  ACTK_COST_MEDIUM = 1,    /* one exponential or table polynomial: tanh, erf, sigmoid, swish */
+  ACTK_COST_EXPENSIVE = 2, /* two of those: gelu, gelu_tanh and their bias forms */
+  ACTK_COST_LIGHT = 3      /* between cheap and medium: the fast tier's medium ops */
 } actk_cost;
 
 /* Chunks of the element-wise ops are whole vectors of the widest

@@ -46,6 +46,15 @@
   X(accurate, , 2.0, 0.0, __VA_ARGS__)                                                             \
   X(fast, _fast, 0.0, 0x1p-18, __VA_ARGS__)
 
+/* The cost class (src/plan.h) a tier plans an op's calls with, from the op's
+ * class: the fast tier is about a class cheaper (the lower class is the safe
+ * side: it splits a call only when the real work surely pays for it). */
+#define ACTK_TIER_COST_accurate(cost) (cost)
+#define ACTK_TIER_COST_fast(cost)                                                                  \
+  ((cost) == ACTK_COST_EXPENSIVE ? ACTK_COST_MEDIUM                                                \
+   : (cost) == ACTK_COST_MEDIUM  ? ACTK_COST_LIGHT                                                 \
+                                 : (cost))
+
 /* A tier's math function for op in a type (core: the type's core suffix).
  * accurate: the f32 math for every type, so a 16-bit result is the f32
  * result rounded once; fast: a core per type, the cheapest that meets the

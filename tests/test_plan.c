@@ -30,7 +30,8 @@ static const unsigned workers_list[] = {0,  1,  2,  3,  4,   5,   7,    8,
                                         15, 16, 31, 64, 127, 256, 1000, 4096};
 static const size_t granules[] = {1, 3, 7, 16, 4099};
 static const uint64_t dispatches[] = {0, 300, 2000, 50000, 10000000}; /* ascending */
-static const actk_cost costs[] = {ACTK_COST_CHEAP, ACTK_COST_MEDIUM, ACTK_COST_EXPENSIVE};
+static const actk_cost costs[] = {ACTK_COST_CHEAP, ACTK_COST_LIGHT, ACTK_COST_MEDIUM,
+                                  ACTK_COST_EXPENSIVE};
 #define N_WORKERS (sizeof workers_list / sizeof workers_list[0])
 #define N_GRANULES (sizeof granules / sizeof granules[0])
 #define N_DISPATCHES (sizeof dispatches / sizeof dispatches[0])
@@ -40,6 +41,8 @@ static const char *cost_name(actk_cost c) {
   switch (c) {
   case ACTK_COST_CHEAP:
     return "cheap";
+  case ACTK_COST_LIGHT:
+    return "light";
   case ACTK_COST_MEDIUM:
     return "medium";
   case ACTK_COST_EXPENSIVE:

@@ -37,7 +37,7 @@
 /* (the parameters are not named like the fields they fill: .tier would be replaced) */
 #define CAT_COMMON(ty, T, op, co, ti, suffix, ulp, rel)                                            \
   .name = #op, .function = "actk_" #op "_" #ty #suffix, .tier = ACTK_TIER_##ti, .tier_name = #ti,  \
-  .type = ACTK_TYPE_##ty, .type_name = #ty, .esize = sizeof(T), .cost = co,                        \
+  .type = ACTK_TYPE_##ty, .type_name = #ty, .esize = sizeof(T), .cost = ACTK_TIER_COST_##ti(co),   \
   .cost_name = CAT_COST_NAME(co), .call = call_##op##_##ty##_##ti, .bound_ulp = (ulp),             \
   .bound_rel = (rel)
 
