@@ -82,7 +82,14 @@ static inline void vf_store_first_f32(float *p, size_t k, vf a) {
 /* 16-bit types (the semantics: src/scalar/vec_scalar.h). f16: VCVTPH2PS and
  * VCVTPS2PH (exact IEEE, no DAZ/FTZ); bf16: the bits shifted, and round to
  * nearest even on the integer bits (VCVTNEPS2BF16 flushes subnormals, so it
- * cannot be used). Tails: 16-bit masked loads (AVX-512 BW + VL) and stores. */
+ * cannot be used). Tails: 16-bit masked loads (AVX-512 BW + VL) and stores.
+ * bf16 in one permute each way (VPERMW: a word to the top half of its lane
+ * over a zero word, and the top halves gathered) and the rounding in three
+ * integer operations, the NaN lanes' quiet bit merged under a mask (two more,
+ * which the kernels' _q stores leave out): 5 to 7 vector uops for a load and
+ * a store where a widening move, a shift, nine integer operations and
+ * VPMOVDW's two uops took 13 (the bf16 kernels spent a third of their time
+ * converting). tests/test_convert.c checks the scalar semantics on every rounding case. */
 static inline vf vf_load_f16(const uint16_t *p) {
   return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)p));
 }
@@ -92,23 +99,41 @@ static inline __m256i vf_narrow_f16(vf a) {
 static inline void vf_store_f16(uint16_t *p, vf a) {
   _mm256_storeu_si256((__m256i *)(void *)p, vf_narrow_f16(a));
 }
+/* word j of h to the top half of lane j, the bottom half from a zero word (the
+ * upper 256 bits of the zero-extended load: no mask register to set up) */
 static inline vf vf_widen_bf16(__m256i h) {
-  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+  const __m512i idx = _mm512_set_epi16(15, 16, 14, 16, 13, 16, 12, 16, 11, 16, 10, 16, 9, 16, 8, 16,
+                                       7, 16, 6, 16, 5, 16, 4, 16, 3, 16, 2, 16, 1, 16, 0, 16);
+  return _mm512_castsi512_ps(_mm512_permutexvar_epi16(idx, _mm512_zextsi256_si512(h)));
 }
 static inline vf vf_load_bf16(const uint16_t *p) {
   return vf_widen_bf16(_mm256_loadu_si256((const __m256i *)(const void *)p));
 }
-/* the rounded bits in the low 16 of each 32-bit lane */
+/* the top halves of the lanes, in order */
+static inline __m256i vf_gather_bf16(__m512i r) {
+  const __m512i idx = _mm512_set_epi16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 31, 29, 27,
+                                       25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+  return _mm512_castsi512_si256(_mm512_permutexvar_epi16(idx, r));
+}
+/* round to nearest even on the bits: half up (+0x8000), then a tie (the bottom half 0 after
+ * the add) loses the bit it carried in when that made the top half odd (VPTESTNMD, a masked
+ * AND): (u + 0x7fff + lsb) >> 16 for every u, NaN or not */
 static inline __m512i vf_round_bf16(vf a) {
+  __m512i t = _mm512_add_epi32(_mm512_castps_si512(a), _mm512_set1_epi32(0x8000));
+  return _mm512_mask_and_epi32(t, _mm512_testn_epi32_mask(t, _mm512_set1_epi32(0xffff)), t,
+                               _mm512_set1_epi32((int)0xfffeffff));
+}
+/* the NaN lanes: the top half with the quiet bit */
+static inline __m256i vf_narrow_bf16(vf a) {
   __m512i u = _mm512_castps_si512(a);
-  __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-  __m512i r = _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7fff)), lsb);
-  r = _mm512_srli_epi32(r, 16);
-  __m512i q = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40));
-  return _mm512_mask_blend_epi32(_mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), r, q);
+  return vf_gather_bf16(_mm512_mask_or_epi32(
+      vf_round_bf16(a), _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), u, _mm512_set1_epi32(0x00400000)));
 }
 static inline void vf_store_bf16(uint16_t *p, vf a) {
-  _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtepi32_epi16(vf_round_bf16(a)));
+  _mm256_storeu_si256((__m256i *)(void *)p, vf_narrow_bf16(a));
+}
+static inline void vf_store_bf16_q(uint16_t *p, vf a) {
+  _mm256_storeu_si256((__m256i *)(void *)p, vf_gather_bf16(vf_round_bf16(a)));
 }
 static inline vf vf_load_first_f16(const uint16_t *p, size_t k) {
   return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(first_lanes(k), p));
@@ -120,7 +145,14 @@ static inline vf vf_load_first_bf16(const uint16_t *p, size_t k) {
   return vf_widen_bf16(_mm256_maskz_loadu_epi16(first_lanes(k), p));
 }
 static inline void vf_store_first_bf16(uint16_t *p, size_t k, vf a) {
-  _mm512_mask_cvtepi32_storeu_epi16(p, first_lanes(k), vf_round_bf16(a));
+  _mm256_mask_storeu_epi16(p, first_lanes(k), vf_narrow_bf16(a));
 }
+static inline void vf_store_first_bf16_q(uint16_t *p, size_t k, vf a) {
+  _mm256_mask_storeu_epi16(p, first_lanes(k), vf_gather_bf16(vf_round_bf16(a)));
+}
+#define vf_store_f32_q vf_store_f32
+#define vf_store_first_f32_q vf_store_first_f32
+#define vf_store_f16_q vf_store_f16
+#define vf_store_first_f16_q vf_store_first_f16
 
 #endif
