@@ -1,8 +1,10 @@
 /* erf(x) for the 16-bit types, fast tier (fast16.h).
- *   error:    relative 2^-10.1 (bf16 core) and 2^-13.0 (f16 core) over every float: faithful
- *             once rounded (README has the measured maxima); monotone.
- *   domain:   every float; x clamped to [-A, A] (bf16 2.2, f16 2.6), where the polynomial
- *             has risen to 1: past it the result is +-1 (erf(2.2) = 1 - 2^-9.1).
+ *   error:    relative 2^-10.1 (bf16 core) and 2^-13.0 (f16 core) up to where the type's
+ *             two values around erf are 1 and the one below (2.10, 2.52); from there the
+ *             polynomial rises to 1 at the clamp (up to 2^-8.5 and 2^-11.5 off erf, either
+ *             way rounding to one of those two): faithful once rounded for every float
+ *             (README has the measured maxima); monotone.
+ *   domain:   every float; x clamped to [-A, A] (bf16 2.2, f16 2.6): past it +-1.
  *   specials: odd (an odd polynomial of the clamped x: -0 -> -0), +-Inf -> +-1, NaN -> the
  *             same NaN quieted (the clamps pass it, the products quiet it).
  *

@@ -1,5 +1,5 @@
 /* gelu(x) = x Phi(x) for the 16-bit types, fast tier (fast16.h).
- *   error:    relative 2^-10.9 (bf16 core) and 2^-13.2 (f16 core) over every float in the
+ *   error:    relative 2^-10.7 (bf16 core) and 2^-12.8 (f16 core) over every float in the
  *             fast range (README has the measured maxima on every 16-bit input).
  *   domain:   every float. bf16: t = |x| clamped at 12.9; lanes with x below -12.9 (results
  *             that go subnormal) and NaN take the accurate kernel (gelu.h). f16: t clamped at

@@ -1,8 +1,11 @@
 /* tanh(x) for the 16-bit types, fast tier (fast16.h).
- *   error:    relative 2^-9.6 (bf16 core, under the 2^-9 that makes bf16 faithful) and
- *             2^-14.4 (f16 core) over every float (README has the measured maxima); monotone.
+ *   error:    relative 2^-9.6 (bf16 core, under the 2^-9 that makes bf16 faithful) up to
+ *             3.26, where bf16's two values around tanh become 1 and the one below, and
+ *             from there the polynomial rises to 1 at the clamp (up to 2^-8.8 off tanh);
+ *             2^-14.4 (f16 core) everywhere: faithful once rounded for every float (README
+ *             has the measured maxima); monotone.
  *   domain:   every float; x clamped to [-A, A] (bf16 3.5, f16 4.9), where the result rounds
- *             to 1 in the type (bf16's polynomial rises to 1 there): past it +-1.
+ *             to 1 in the type: past it +-1.
  *   specials: odd (odd functions of the clamped x: -0 -> -0), +-Inf -> +-1, NaN -> the same
  *             NaN quieted (the clamps pass it, the products quiet it).
  *
