@@ -6,6 +6,10 @@
  *     bias ops: the reference of the f32 sum x + bias);
  *   - NaN in gives the input NaN quieted (sign and payload kept), x's NaN
  *     first for the bias ops;
+ *   - the ops the registry calls monotone (erf, tanh, sigmoid) never step down:
+ *     over every non-NaN input in increasing order, each result is at least the
+ *     one before (the 16-bit result: an f32 core can be monotone and its
+ *     rounding not, or the reverse);
  *   - every ISA gives the scalar ISA's bits;
  *   - the share correctly rounded and the maximum error (in ULPs of the type)
  *     are exactly README's table for the type and tier ("<!-- accuracy:
@@ -19,7 +23,9 @@
  *     serial call's bits.
  * Caught: a narrowing that truncated instead of rounding to nearest (every
  * op unfaithful), a NaN turned into infinity by the bf16 rounding without its
- * NaN guard, and a chunk start of a 16-bit call off the 16-element grid. */
+ * NaN guard, a chunk start of a 16-bit call off the 16-element grid, and a
+ * fast bf16 tanh scaled by 1 + 2^-10 on every other input (faithful, but it
+ * stepped down at x = -3.375). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <sys/mman.h>
 #include <unistd.h>
@@ -80,6 +86,42 @@ static int nan_expected(const test_op *op, const type16 *t, size_t i, size_t wid
   return 0;
 }
 
+/* Every non-NaN input of a type in increasing order of value (the two zeros
+ * side by side), for the monotone ops. */
+static uint32_t g_order[2][N16];
+static size_t g_n_order[2];
+static const type16 *g_sort_type;
+
+static int by_value(const void *a, const void *b) {
+  double u = actk_fmt16_value(g_sort_type->fmt, (uint16_t) * (const uint32_t *)a);
+  double v = actk_fmt16_value(g_sort_type->fmt, (uint16_t) * (const uint32_t *)b);
+  return (u > v) - (u < v);
+}
+
+static const uint32_t *order_of(const type16 *t, size_t *n) {
+  const int ti = t == &g_types[0] ? 0 : 1;
+  if (!g_n_order[ti]) {
+    for (uint32_t i = 0; i < N16; i++)
+      if (!isnan(actk_fmt16_value(t->fmt, (uint16_t)i))) g_order[ti][g_n_order[ti]++] = i;
+    g_sort_type = t;
+    qsort(g_order[ti], g_n_order[ti], sizeof g_order[ti][0], by_value);
+  }
+  *n = g_n_order[ti];
+  return g_order[ti];
+}
+
+/* y[] of every input g_x[i] = i: the first step down in increasing x, or -1. */
+static long first_step_down(const type16 *t, const uint16_t *y, uint16_t *at_x) {
+  size_t n;
+  const uint32_t *o = order_of(t, &n);
+  for (size_t k = 1; k < n; k++)
+    if (actk_fmt16_value(t->fmt, y[o[k]]) < actk_fmt16_value(t->fmt, y[o[k - 1]])) {
+      *at_x = (uint16_t)o[k];
+      return (long)o[k - 1];
+    }
+  return -1;
+}
+
 static uint16_t *g_scalar[2 * TEST_MAX_OPS]; /* the scalar ISA's results, per op */
 static double *g_ref[2 * TEST_MAX_OPS];      /* the references, per op, made once */
 
@@ -137,6 +179,16 @@ static void check_all_inputs(void **state) {
   if (op->info->tier == 0)
     test_check(share >= 99.9, "%s: %.3f%% correctly rounded, under the accurate tier's 99.9%%",
                tc->name, share);
+  if (op->kind == OP_UNARY && (op->info->props & ACTK_OP_MONOTONE)) {
+    uint16_t hi = 0;
+    long lo = first_step_down(t, y, &hi);
+    test_check(lo < 0,
+               "%s: not monotone: x=0x%04x (%.9g) gives 0x%04x (%.9g), the next x=0x%04x (%.9g) "
+               "gives 0x%04x (%.9g)",
+               tc->name, (unsigned)lo, lo < 0 ? 0.0 : actk_fmt16_value(t->fmt, (uint16_t)lo),
+               lo < 0 ? 0u : y[lo], lo < 0 ? 0.0 : actk_fmt16_value(t->fmt, y[lo]), hi,
+               actk_fmt16_value(t->fmt, hi), y[hi], actk_fmt16_value(t->fmt, y[hi]));
+  }
 
   /* bit identity with the scalar ISA (which runs first: ISAs in the header's order) */
   if (tc->isa == ACTK_ISA_SCALAR) {

@@ -10,7 +10,9 @@
  * same arithmetic: element i depends only on x[i], never on n or on where a
  * chunk began. Each kernel loads its type, computes in f32 registers with
  * the op's math function (<op><tier math suffix>, src/math/) and stores its
- * type (vf_load_<type>, vf_store_<type> of the vector contract). */
+ * type (vf_load_<type>, vf_store_<type>_q of the vector contract: every kernel's
+ * NaN result is its input's NaN quieted or the default NaN, which lets the bf16
+ * store skip its NaN test; tests/test_types.c checks the NaN bits of every op). */
 #ifndef ACTK_KERNELS_INSTANTIATE_H
 #define ACTK_KERNELS_INSTANTIATE_H
 
@@ -34,9 +36,9 @@
     const T *x = (const T *)xv;                                                                    \
     T *y = (T *)yv;                                                                                \
     size_t i = 0;                                                                                  \
-    for (; i + VLEN <= n; i += VLEN) vf_store_##type(y + i, fn(vf_load_##type(x + i)));            \
+    for (; i + VLEN <= n; i += VLEN) vf_store_##type##_q(y + i, fn(vf_load_##type(x + i)));        \
     if (VLEN > 1 && i < n)                                                                         \
-      vf_store_first_##type(y + i, n - i, fn(vf_load_first_##type(x + i, n - i)));                 \
+      vf_store_first_##type##_q(y + i, n - i, fn(vf_load_first_##type(x + i, n - i)));             \
   }
 
 /* ---- with a parameter: y = f(x, alpha); alpha == v runs unary op u ---- */
@@ -51,9 +53,9 @@
     T *y = (T *)yv;                                                                                \
     const vf va = vf_splat(alpha);                                                                 \
     size_t i = 0;                                                                                  \
-    for (; i + VLEN <= n; i += VLEN) vf_store_##type(y + i, fn(vf_load_##type(x + i), va));        \
+    for (; i + VLEN <= n; i += VLEN) vf_store_##type##_q(y + i, fn(vf_load_##type(x + i), va));    \
     if (VLEN > 1 && i < n)                                                                         \
-      vf_store_first_##type(y + i, n - i, fn(vf_load_first_##type(x + i, n - i), va));             \
+      vf_store_first_##type##_q(y + i, n - i, fn(vf_load_first_##type(x + i, n - i), va));         \
   }
 
 /* ---- bias: y = f(x + bias[i % width]) ---- */
@@ -64,9 +66,9 @@
   ACTK_NOINLINE static void name(const T *x, const T *b, T *y, size_t len) {                       \
     size_t j = 0;                                                                                  \
     for (; j + VLEN <= len; j += VLEN)                                                             \
-      vf_store_##type(y + j, f(add(vf_load_##type(x + j), vf_load_##type(b + j))));                \
+      vf_store_##type##_q(y + j, f(add(vf_load_##type(x + j), vf_load_##type(b + j))));            \
     if (VLEN > 1 && j < len)                                                                       \
-      vf_store_first_##type(                                                                       \
+      vf_store_first_##type##_q(                                                                   \
           y + j, len - j,                                                                          \
           f(add(vf_load_first_##type(x + j, len - j), vf_load_first_##type(b + j, len - j))));     \
   }

@@ -56,6 +56,15 @@
  *                                 read (a masked load: they may be unmapped)
  *   void vf_store_first_<T>(T *p, size_t k, vf a)   lanes [0, k) only;
  *                                 nothing past k is written
+ *   void vf_store_<T>_q(T *p, vf a), vf_store_first_<T>_q(p, k, a)
+ *                                 the stores of the activation kernels: the bits
+ *                                 of vf_store_<T> for every a whose NaN lanes
+ *                                 hold quiet NaNs with the bottom 16 bits 0 (what
+ *                                 arithmetic makes of a NaN loaded from a 16-bit
+ *                                 type, and the default NaN), so that bf16 needs
+ *                                 no NaN test: round to nearest even on the bits,
+ *                                 (u + 0x7fff + lsb) >> 16, for every u on every
+ *                                 implementation (f32, f16: the plain stores)
  *
  * Vector implementations (VLEN even) also define, for interleaved RoPE:
  *   vf vf_swap_pairs(a)           lanes (2j, 2j+1) swapped

@@ -111,9 +111,14 @@ static inline uint16_t actk_f32_to_f16_bits(uint32_t u) {
   return (uint16_t)(sign | q);
 }
 
+/* round to nearest even on the bits, NaN or not (a quiet NaN whose bottom half is 0
+ * keeps its bits: the add carries nothing out of the bottom half) */
+static inline uint16_t actk_f32_to_bf16_bits_q(uint32_t u) {
+  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
 static inline uint16_t actk_f32_to_bf16_bits(uint32_t u) {
   if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
-  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+  return actk_f32_to_bf16_bits_q(u);
 }
 
 static inline vf vf_load_f16(const uint16_t *p) {
@@ -134,6 +139,10 @@ static inline void vf_store_bf16(uint16_t *p, vf a) {
   uint16_t h = actk_f32_to_bf16_bits((uint32_t)vf_bits(a));
   memcpy(p, &h, sizeof h);
 }
+static inline void vf_store_bf16_q(uint16_t *p, vf a) {
+  uint16_t h = actk_f32_to_bf16_bits_q((uint32_t)vf_bits(a));
+  memcpy(p, &h, sizeof h);
+}
 
 /* One lane has no tail; these exist so the shared loops compile. */
 static inline vf vf_load_first_f32(const float *p, size_t k) { return k ? vf_load_f32(p) : 0.0f; }
@@ -152,5 +161,12 @@ static inline vf vf_load_first_bf16(const uint16_t *p, size_t k) {
 static inline void vf_store_first_bf16(uint16_t *p, size_t k, vf a) {
   if (k) vf_store_bf16(p, a);
 }
+static inline void vf_store_first_bf16_q(uint16_t *p, size_t k, vf a) {
+  if (k) vf_store_bf16_q(p, a);
+}
+#define vf_store_f32_q vf_store_f32
+#define vf_store_first_f32_q vf_store_first_f32
+#define vf_store_f16_q vf_store_f16
+#define vf_store_first_f16_q vf_store_first_f16
 
 #endif

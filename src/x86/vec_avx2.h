@@ -92,36 +92,73 @@ static inline void vf_store_f16(uint16_t *p, vf a) {
   _mm_storeu_si128((__m128i *)(void *)p,
                    _mm256_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 }
+/* the 8 words broadcast to both 128-bit halves (a load, no shuffle uop), then one
+ * byte shuffle puts words 0-3 and 4-7 on the top halves of the lanes over zeros
+ * (a widening move and a shift before) */
 static inline vf vf_load_bf16(const uint16_t *p) {
-  __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
-  return _mm256_castsi256_ps(_mm256_slli_epi32(w, 16));
+  const __m256i spread =
+      _mm256_setr_epi8(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7, -1, -1, 8, 9, -1, -1,
+                       10, 11, -1, -1, 12, 13, -1, -1, 14, 15);
+  __m256i h = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
+  return _mm256_castsi256_ps(_mm256_shuffle_epi8(h, spread));
 }
-static inline __m128i vf_narrow_bf16(vf a) {
+/* (u + 0x7fff + lsb) >> 16 in the top halves, for every u */
+static inline __m256i vf_round_bf16(vf a) {
   __m256i u = _mm256_castps_si256(a);
-  __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
-  __m256i r = _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7fff)), lsb);
-  /* a NaN: its bits with the quiet bit set, no rounding */
-  __m256 q = _mm256_castsi256_ps(_mm256_or_si256(u, _mm256_set1_epi32(0x00400000)));
-  r = _mm256_castps_si256(
-      _mm256_blendv_ps(_mm256_castsi256_ps(r), q, _mm256_cmp_ps(a, a, _CMP_UNORD_Q)));
-  r = _mm256_srli_epi32(r, 16);
-  return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+  __m256i inc = _mm256_add_epi32(_mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1)),
+                                 _mm256_set1_epi32(0x7fff));
+  return _mm256_add_epi32(u, inc);
+}
+/* the top halves gathered with one byte shuffle and one quadword permute */
+static inline __m128i vf_gather_bf16(__m256i r) {
+  const __m256i gather =
+      _mm256_setr_epi8(2, 3, 6, 7, 10, 11, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, 2, 3, 6, 7, 10,
+                       11, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1);
+  r = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(r, gather), 0x08); /* quadwords 0, 2 */
+  return _mm256_castsi256_si128(r);
+}
+/* the NaN lanes blended back as the top half with the quiet bit */
+static inline __m128i vf_narrow_bf16(vf a) {
+  __m256i q = _mm256_or_si256(_mm256_castps_si256(a), _mm256_set1_epi32(0x00400000));
+  __m256i r = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(vf_round_bf16(a)),
+                                                   _mm256_castsi256_ps(q),
+                                                   _mm256_cmp_ps(a, a, _CMP_UNORD_Q)));
+  return vf_gather_bf16(r);
 }
 static inline void vf_store_bf16(uint16_t *p, vf a) {
   _mm_storeu_si128((__m128i *)(void *)p, vf_narrow_bf16(a));
 }
-#define ACTK_AVX2_TAILS16(type)                                                                    \
-  static inline vf vf_load_first_##type(const uint16_t *p, size_t k) {                             \
-    uint16_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                                      \
-    memcpy(t, p, k * sizeof *p);                                                                   \
-    return vf_load_##type(t);                                                                      \
-  }                                                                                                \
-  static inline void vf_store_first_##type(uint16_t *p, size_t k, vf a) {                          \
-    uint16_t t[8];                                                                                 \
-    vf_store_##type(t, a);                                                                         \
-    memcpy(p, t, k * sizeof *p);                                                                   \
-  }
-ACTK_AVX2_TAILS16(f16)
-ACTK_AVX2_TAILS16(bf16)
+static inline void vf_store_bf16_q(uint16_t *p, vf a) {
+  _mm_storeu_si128((__m128i *)(void *)p, vf_gather_bf16(vf_round_bf16(a)));
+}
+static inline vf vf_load_first_f16(const uint16_t *p, size_t k) {
+  uint16_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  memcpy(t, p, k * sizeof *p);
+  return vf_load_f16(t);
+}
+static inline void vf_store_first_f16(uint16_t *p, size_t k, vf a) {
+  uint16_t t[8];
+  vf_store_f16(t, a);
+  memcpy(p, t, k * sizeof *p);
+}
+static inline vf vf_load_first_bf16(const uint16_t *p, size_t k) {
+  uint16_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  memcpy(t, p, k * sizeof *p);
+  return vf_load_bf16(t);
+}
+static inline void vf_store_first_bf16(uint16_t *p, size_t k, vf a) {
+  uint16_t t[8];
+  vf_store_bf16(t, a);
+  memcpy(p, t, k * sizeof *p);
+}
+static inline void vf_store_first_bf16_q(uint16_t *p, size_t k, vf a) {
+  uint16_t t[8];
+  vf_store_bf16_q(t, a);
+  memcpy(p, t, k * sizeof *p);
+}
+#define vf_store_f32_q vf_store_f32
+#define vf_store_first_f32_q vf_store_first_f32
+#define vf_store_f16_q vf_store_f16
+#define vf_store_first_f16_q vf_store_first_f16
 
 #endif

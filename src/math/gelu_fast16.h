@@ -1,0 +1,57 @@
+/* gelu(x) = x Phi(x) for the 16-bit types, fast tier (fast16.h).
+ *   error:    relative 2^-10.7 (bf16 core) and 2^-12.8 (f16 core) over every float in the
+ *             fast range (README has the measured maxima on every 16-bit input).
+ *   domain:   every float. bf16: t = |x| clamped at 12.9; lanes with x below -12.9 (results
+ *             that go subnormal) and NaN take the accurate kernel (gelu.h). f16: t clamped at
+ *             5.9, where t Q(t) < 2^-26 rounds to 0 like every result beyond; NaN lanes take
+ *             the accurate kernel.
+ *   specials: those of the accurate tier (NaN kept, +Inf -> +Inf, -Inf -> -0, +-0 -> +-0).
+ *
+ * With t = |x| and Q(t) = Phi(-t) the upper normal tail, T = t Q(t): gelu = x - T (x > 0) or
+ * -T (x < 0) (gelu.h's form: 1 + erf is never formed). Q = e^G(t), G a polynomial for
+ * log Q (coeffs_fast16.h; its -t^2/2 part included: G reaches -87 at 12.9, rounded at
+ * 2^-17.6 of it), e^G by exp_fast16.h's cubic: no interval tables, no t^2 split. */
+#ifndef ACTK_MATH_GELU_FAST16_H
+#define ACTK_MATH_GELU_FAST16_H
+
+#include "exp_fast16.h"
+#include "gelu.h"
+
+/* T = t e^G(t) from G, and the result by the sign of x. */
+ACTK_INLINE vf gelu16_of(vf x, vf t, vf g) {
+  const vf sign = vf_splat(-0.0f);
+  exp16 e = exp16_pos(g);
+  vf tq = vf_mul(vf_mul(t, e.p), exp16_scale(&e));
+  return vf_select_sign(x, vf_xor(tq, sign), vf_sub(x, tq)); /* -T keeps gelu(-0) = -0 */
+}
+
+ACTK_INLINE vf gelu16_bf16_v(vf x) {
+  vf t = vf_min(vf_splat(ACTK_GELU_BF16_T), vf_andnot(vf_splat(-0.0f), x)); /* NaN passes */
+  vf g = vf_fma(vf_splat(ACTK_GELU_BF16_G7), t, vf_splat(ACTK_GELU_BF16_G6));
+  g = vf_fma(g, t, vf_splat(ACTK_GELU_BF16_G5));
+  g = vf_fma(g, t, vf_splat(ACTK_GELU_BF16_G4));
+  g = vf_fma(g, t, vf_splat(ACTK_GELU_BF16_G3));
+  g = vf_fma(g, t, vf_splat(ACTK_GELU_BF16_G2));
+  g = vf_fma(g, t, vf_splat(ACTK_GELU_BF16_G1));
+  g = vf_fma(g, t, vf_splat(ACTK_GELU_BF16_G0));
+  vf y = gelu16_of(x, t, g);
+  vm fast = vm_ge(x, vf_splat(-ACTK_GELU_BF16_T));
+  if (vm_all(fast)) return y;
+  return vf_select(fast, y, gelu_v(x));
+}
+
+ACTK_INLINE vf gelu16_f16_v(vf x) {
+  vf t = vf_min(vf_splat(ACTK_GELU_F16_T), vf_andnot(vf_splat(-0.0f), x)); /* NaN passes */
+  vf g = vf_fma(vf_splat(ACTK_GELU_F16_G6), t, vf_splat(ACTK_GELU_F16_G5));
+  g = vf_fma(g, t, vf_splat(ACTK_GELU_F16_G4));
+  g = vf_fma(g, t, vf_splat(ACTK_GELU_F16_G3));
+  g = vf_fma(g, t, vf_splat(ACTK_GELU_F16_G2));
+  g = vf_fma(g, t, vf_splat(ACTK_GELU_F16_G1));
+  g = vf_fma(g, t, vf_splat(ACTK_GELU_F16_G0));
+  vf y = gelu16_of(x, t, g);
+  vm fast = vm_ge(x, vf_splat(-__builtin_inff())); /* every lane but NaN */
+  if (vm_all(fast)) return y;
+  return vf_select(fast, y, gelu_v(x));
+}
+
+#endif

@@ -1,0 +1,51 @@
+/* sigmoid(x), swish(x, alpha) = x sigmoid(alpha x), silu and quick_gelu for the 16-bit
+ * types, fast tier (fast16.h): one core for f16 and bf16.
+ *   error:    relative 2^-13.2 over every float with alpha x >= -87: faithful once rounded
+ *             (README has the measured maxima); sigmoid monotone.
+ *   domain:   every float and alpha; lanes with alpha x below -87 (results that go
+ *             subnormal in bf16) and NaN take the accurate kernel (sigmoid.h), selected per
+ *             lane; alpha x is clamped at 24 from above (e^-24 < 2^-34: 1 + E rounds to 1).
+ *   specials: those of the accurate tier: NaN kept, limits at +-Inf, -0 kept.
+ *
+ * y = x / (1 + E), E = e^-z = 2^n p (exp16_neg: a cubic), d = 1 + E with one fma and one
+ * correctly rounded division: the cubic is the only error that matters (E's 2^-13.2 reaches
+ * the result scaled by E / (1 + E) < 1). alpha x is rounded once: |z| 2^-24 <= 2^-17.6. */
+#ifndef ACTK_MATH_SIGMOID_FAST16_H
+#define ACTK_MATH_SIGMOID_FAST16_H
+
+#include "exp_fast16.h"
+#include "sigmoid.h"
+
+#define ACTK_FAST16_ZMIN -87.0f
+#define ACTK_FAST16_ZMAX 24.0f
+
+/* x / (1 + e^-z) for z >= -87 (z is clamped at 24 here). */
+ACTK_INLINE vf logistic16(vf x, vf z) {
+  return vf_div(x, exp16_one_plus(vf_min(vf_splat(ACTK_FAST16_ZMAX), z)));
+}
+
+ACTK_INLINE vf sigmoid16_v(vf x) {
+  vf y = logistic16(vf_splat(1.0f), x);
+  vm fast = vm_ge(x, vf_splat(ACTK_FAST16_ZMIN));
+  if (vm_all(fast)) return y;
+  return vf_select(fast, y, sigmoid_v(x));
+}
+
+ACTK_INLINE vf silu16_v(vf x) {
+  vf y = logistic16(x, x);
+  vm fast = vm_ge(x, vf_splat(ACTK_FAST16_ZMIN));
+  if (vm_all(fast)) return y;
+  return vf_select(fast, y, silu_v(x));
+}
+
+ACTK_INLINE vf swish16_v(vf x, vf alpha) {
+  vf z = vf_mul(alpha, x);
+  vf y = logistic16(x, z);
+  vm fast = vm_ge(z, vf_splat(ACTK_FAST16_ZMIN));
+  if (vm_all(fast)) return y;
+  return vf_select(fast, y, swish_v(x, alpha));
+}
+
+ACTK_INLINE vf quick_gelu16_v(vf x) { return swish16_v(x, vf_splat(ACTK_QUICK_GELU_ALPHA)); }
+
+#endif

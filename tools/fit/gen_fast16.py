@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Generate src/math/coeffs_fast16.h: the coefficients of the fast tier's 16-bit cores.
+
+Run: /usr/bin/python3 tools/fit/gen_fast16.py (Debian python3-numpy, python3-mpmath; with
+clang-format on the PATH the output is the committed table byte for byte). The cores only
+need to be faithful once rounded to the type: a relative error under 2^-9 (bf16) or 2^-12
+(f16) guarantees it for every float input (the weakest case is a result just above a power
+of two, where the value below is half an ULP away), so the fits aim at 2^-10 and 2^-13. The
+printed fit errors are of the float32 polynomials evaluated in double; tests/test_types.c
+and tools/sweep.c --type measure what the kernels achieve on every 16-bit input."""
+import numpy as np
+import mpmath as mp
+from fitlib import fit, f32
+from gen_coeffs import lit, write
+
+mp.mp.dps = 40
+LN2 = float(mp.log(2))
+
+
+def define(name, v, comment=None):
+    s = '' if comment is None else '/* %s */\n' % comment
+    return s + '#define %s %s\n' % (name, lit(v) if isinstance(v, float) else v)
+
+
+def bisect(g, lo, hi):
+    for _ in range(200):
+        m = 0.5 * (lo + hi)
+        if (g(lo) > 0) == (g(m) > 0):
+            lo = m
+        else:
+            hi = m
+    return 0.5 * (lo + hi)
+
+
+# ---- e^r on |r| <= ln2/2 (round-to-nearest reduction), degree 3 --------------------------
+def exp_coeffs():
+    c, e = fit(np.exp, -LN2 / 2 - 2.0 ** -10, LN2 / 2 + 2.0 ** -10, [1, 2, 3], rel=True,
+               fixed=lambda x: np.ones_like(x), m=3000)
+    out = ['/* e^r ~ 1 + r (C1 + r (C2 + r C3)) on |r| <= ln2/2: relative error 2^%.2f */\n'
+           % np.log2(e)]
+    for k, v in enumerate(c):
+        out.append(define('ACTK_EXP16_C%d' % (k + 1), v))
+    return ''.join(out)
+
+
+# ---- odd polynomials: f(x) ~ x Q(x^2) on [-A, A], x clamped there ----------------------
+def odd_ramp(name, f, f0, A, nt, below):
+    """Q of nt coefficients; the target rises to 1 at A from a0, where 1 - f(a0) = below
+    (the type's values around f there are 1 and the one below), (a - a0)^2-shaped, so the
+    clamped result rounds to exactly 1."""
+    a0 = bisect(lambda a: float(1 - f(mp.mpf(a))) - below, 0.3, A)
+    top = 1 - float(f(mp.mpf(A)))
+
+    def Q(s):
+        out = []
+        for v in s:
+            if v < 1e-20:
+                out.append(f0)
+                continue
+            a = mp.sqrt(mp.mpf(v))
+            t = f(a) + (top * ((a - a0) / (A - a0)) ** 2 if a > a0 else 0)
+            out.append(float(t / a))
+        return np.array(out)
+    c, e = fit(Q, 0.0, A * A, list(range(nt)), rel=True, m=3000)
+    out = ['/* %s: x Q(x^2) on [-%g, %g] (x clamped), Q of degree %d in x^2, the target rising '
+           'to 1 at %g from %.3f: relative error 2^%.2f */\n'
+           % (name, A, A, nt - 1, A, a0, np.log2(e))]
+    N = 'ACTK_' + name.upper()
+    out.append(define(N + '_A', repr(A) + 'f'))
+    for k, v in enumerate(c):
+        out.append(define('%s_Q%d' % (N, k), v))
+    return ''.join(out)
+
+
+def erf_coeffs():
+    k = float(2 / mp.sqrt(mp.pi))
+    return (odd_ramp('erf_bf16', mp.erf, k, 2.2, 5, 0.75 * 2.0 ** -8) +
+            odd_ramp('erf_f16', mp.erf, k, 2.6, 7, 0.75 * 2.0 ** -11))
+
+
+# ---- rationals: f(x) ~ x P(x^2) / Q(x^2) on [-A, A], Q(0) = 1 ----------------------------
+def rational(f, A, m, k, iters=60, npts=6000):
+    """Minimax relative fit by Loeb's iteration (weighted least squares of P - f Q / x over
+    the last Q, Lawson's multiplicative weights), coefficients rounded to float32; the error
+    returned is of the rounded rational evaluated in double."""
+    i = np.arange(npts)
+    x = A * 0.5 * (1 - np.cos(np.pi * (i + 0.5) / npts))
+    x = x[x > 1e-6]
+    s, fx = x * x, f(x)
+    g = fx / x
+    w0 = x / np.abs(fx)
+    lam, Qv, best = np.ones_like(x) / len(x), np.ones_like(x), None
+    for _ in range(iters):
+        M = np.stack([s ** j for j in range(m + 1)] + [-g * s ** j for j in range(1, k + 1)], 1)
+        ww = np.sqrt(lam) * w0 / np.abs(Qv)
+        c, *_ = np.linalg.lstsq(M * ww[:, None], g * ww, rcond=None)
+        pc, qc = [f32(v) for v in c[:m + 1]], [1.0] + [f32(v) for v in c[m + 1:]]
+        P = sum(pc[j] * s ** j for j in range(m + 1))
+        Q = sum(qc[j] * s ** j for j in range(k + 1))
+        err = np.abs(x * P / Q - fx) / np.abs(fx)
+        if best is None or err.max() < best[2]:
+            best = (pc, qc, err.max())
+        Qv = sum(c_ * s ** j for j, c_ in enumerate([1.0] + list(c[m + 1:])))
+        lam = lam * err
+        lam /= lam.sum()
+    return best
+
+
+def tanh_rational(name, A, m, k):
+    pc, qc, e = rational(np.tanh, A, m, k)
+    N = 'ACTK_' + name.upper()
+    out = ['/* %s: x P(x^2) / Q(x^2) on [-%g, %g] (x clamped; tanh(%g) = 1 - 2^%.1f rounds to 1), '
+           'P of degree %d, Q of degree %d with Q(0) = 1: relative error 2^%.2f */\n'
+           % (name, A, A, A, np.log2(1 - np.tanh(A)), m, k, np.log2(e))]
+    out.append(define(N + '_A', repr(A) + 'f'))
+    for j, v in enumerate(pc):
+        out.append(define('%s_P%d' % (N, j), v))
+    for j, v in enumerate(qc[1:]):
+        out.append(define('%s_Q%d' % (N, j + 1), v))
+    return ''.join(out)
+
+
+def tanh_coeffs():
+    # bf16: a polynomial (no division: on AVX-512 the divider is the bottleneck of a
+    # rational, measured 0.69x against 0.85x of the f32 twin's time); f16: a rational (a
+    # polynomial would need degree 30 over the clamped range)
+    return (odd_ramp('tanh_bf16', mp.tanh, 1.0, 3.5, 8, 0.75 * 2.0 ** -8) +
+            tanh_rational('tanh_f16', 4.9, 2, 2))
+
+
+# ---- gelu: log Q(t), Q the upper normal tail, as one polynomial on [0, T] -----------------
+def gelu_logq(name, T, deg):
+    def logq(t):
+        return np.array([float(mp.log(mp.erfc(mp.mpf(v) / mp.sqrt(2)) / 2)) for v in t])
+    c, e = fit(logq, 0.0, T, list(range(deg + 1)), rel=False, m=3000)
+    N = 'ACTK_' + name.upper()
+    out = ['/* %s: log Q(t) ~ G(t) = G0 + t (G1 + ... + t G%d) on [0, %g], Q(t) = erfc(t / sqrt 2) '
+           '/ 2: absolute error 2^%.2f (so Q = e^G has that relative error) */\n'
+           % (name, deg, T, np.log2(e))]
+    out.append(define(N + '_T', repr(T) + 'f'))
+    for j, v in enumerate(c):
+        out.append(define('%s_G%d' % (N, j), v))
+    return ''.join(out)
+
+
+def gelu_coeffs():
+    return gelu_logq('gelu_bf16', 12.9, 7) + gelu_logq('gelu_f16', 5.9, 6)
+
+
+if __name__ == '__main__':
+    body = exp_coeffs() + erf_coeffs() + tanh_coeffs() + gelu_coeffs()
+    write('coeffs_fast16.h', 'ACTK_MATH_COEFFS_FAST16_H', body, 'gen_fast16.py')
