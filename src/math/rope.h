@@ -16,7 +16,9 @@
 
 /* An output with NaN inputs is the default quiet NaN: which of several NaN
  * operands an fma passes on depends on the operand order the compiler picked
- * for that implementation, so payloads cannot be kept identical across implementations. */
+ * for that implementation, so payloads cannot be kept identical across
+ * implementations. (So every NaN a RoPE kernel stores is that one, with a
+ * zero low half: the stores are the _q ones of the vector contract.) */
 ACTK_INLINE vf rope_nan(vf y) { return vf_select(vm_isnan(y), vf_splat(__builtin_nanf("")), y); }
 
 /* a c - fl(b s) written as a c + fl(b (-s)): the same value. */
@@ -54,13 +56,13 @@ static void rope_expand(const float *c, const float *s, float *c2, float *s2, si
     size_t j = 0;                                                                                  \
     for (; j + VLEN <= rd; j += VLEN) {                                                            \
       vf v = vf_load_##type(x + j);                                                                \
-      vf_store_##type(y + j, rope_nan(vf_fma(v, vf_load_f32(c2 + j),                               \
-                                             vf_mul(vf_swap_pairs(v), vf_load_f32(s2 + j)))));     \
+      vf_store_##type##_q(y + j, rope_nan(vf_fma(v, vf_load_f32(c2 + j),                           \
+                                                 vf_mul(vf_swap_pairs(v), vf_load_f32(s2 + j))))); \
     }                                                                                              \
     if (j < rd) {                                                                                  \
       size_t k = rd - j;                                                                           \
       vf v = vf_load_first_##type(x + j, k);                                                       \
-      vf_store_first_##type(                                                                       \
+      vf_store_first_##type##_q(                                                                   \
           y + j, k,                                                                                \
           rope_nan(vf_fma(v, vf_load_first_f32(c2 + j, k),                                         \
                           vf_mul(vf_swap_pairs(v), vf_load_first_f32(s2 + j, k)))));               \
@@ -101,8 +103,8 @@ static void rope_expand(const float *c, const float *s, float *c2, float *s2, si
         vf ya, yb;                                                                                 \
         rope_pair(vf_load_##type(xr + 2 * j), vf_load_##type(xr + 2 * j + 1), vf_load_f32(cr + j), \
                   vf_load_f32(sr + j), &ya, &yb);                                                  \
-        vf_store_##type(yr + 2 * j, ya);                                                           \
-        vf_store_##type(yr + 2 * j + 1, yb);                                                       \
+        vf_store_##type##_q(yr + 2 * j, ya);                                                       \
+        vf_store_##type##_q(yr + 2 * j + 1, yb);                                                   \
       }                                                                                            \
     }                                                                                              \
   }
@@ -117,15 +119,15 @@ static void rope_expand(const float *c, const float *s, float *c2, float *s2, si
     for (; j + VLEN <= half; j += VLEN) {                                                          \
       rope_pair(vf_load_##type(x + j), vf_load_##type(x + half + j), vf_load_f32(c + j),           \
                 vf_load_f32(s + j), &ya, &yb);                                                     \
-      vf_store_##type(y + j, ya);                                                                  \
-      vf_store_##type(y + half + j, yb);                                                           \
+      vf_store_##type##_q(y + j, ya);                                                              \
+      vf_store_##type##_q(y + half + j, yb);                                                       \
     }                                                                                              \
     if (VLEN > 1 && j < half) {                                                                    \
       size_t k = half - j;                                                                         \
       rope_pair(vf_load_first_##type(x + j, k), vf_load_first_##type(x + half + j, k),             \
                 vf_load_first_f32(c + j, k), vf_load_first_f32(s + j, k), &ya, &yb);               \
-      vf_store_first_##type(y + j, k, ya);                                                         \
-      vf_store_first_##type(y + half + j, k, yb);                                                  \
+      vf_store_first_##type##_q(y + j, k, ya);                                                     \
+      vf_store_first_##type##_q(y + half + j, k, yb);                                              \
     }                                                                                              \
   }                                                                                                \
   ACTK_ROPE_INTERLEAVED_ROWS(type, T)                                                              \
