@@ -30,6 +30,7 @@
 #include "actk.h"
 #include "catalog.h"
 #include "harness.h"
+#include "libm_loops.h"
 #include "reference.h"
 
 #define SPEED_N 65536
@@ -38,80 +39,12 @@
 
 /* ---- the ops: the catalog's f32 unary and bias ops ---- */
 
-typedef void (*loop_fn)(const float *x, const float *b, size_t w, float *y, size_t n);
-
 typedef struct {
   const char *name;         /* the label */
   const actk_op_info *info; /* its ref: of x, or of the float sum x + bias for a bias op */
-  loop_fn libm;             /* NULL if this program has no libm loop for it */
+  actk_libm_loop_fn libm;   /* NULL if there is no libm loop for it */
   char label[40];
 } cli_op;
-
-/* The plain libm loops a user would otherwise write. */
-#define SQRT1_2F 0.70710678118654752440f
-#define SQRT2_PIF 0.79788456080286535588f
-static float gelu1(float x) { return 0.5f * x * (1.0f + erff(x * SQRT1_2F)); }
-static float gelu_tanh1(float x) {
-  return 0.5f * x * (1.0f + tanhf(SQRT2_PIF * (x + 0.044715f * x * x * x)));
-}
-static void libm_erf(const float *x, const float *b, size_t w, float *y, size_t n) {
-  (void)b, (void)w;
-  for (size_t i = 0; i < n; i++) y[i] = erff(x[i]);
-}
-static void libm_tanh(const float *x, const float *b, size_t w, float *y, size_t n) {
-  (void)b, (void)w;
-  for (size_t i = 0; i < n; i++) y[i] = tanhf(x[i]);
-}
-static void libm_sigmoid(const float *x, const float *b, size_t w, float *y, size_t n) {
-  (void)b, (void)w;
-  for (size_t i = 0; i < n; i++) y[i] = 1.0f / (1.0f + expf(-x[i]));
-}
-static void libm_silu(const float *x, const float *b, size_t w, float *y, size_t n) {
-  (void)b, (void)w;
-  for (size_t i = 0; i < n; i++) y[i] = x[i] / (1.0f + expf(-x[i]));
-}
-static void libm_quick_gelu(const float *x, const float *b, size_t w, float *y, size_t n) {
-  (void)b, (void)w;
-  for (size_t i = 0; i < n; i++) y[i] = x[i] / (1.0f + expf(-1.702f * x[i]));
-}
-static void libm_gelu(const float *x, const float *b, size_t w, float *y, size_t n) {
-  (void)b, (void)w;
-  for (size_t i = 0; i < n; i++) y[i] = gelu1(x[i]);
-}
-static void libm_gelu_tanh(const float *x, const float *b, size_t w, float *y, size_t n) {
-  (void)b, (void)w;
-  for (size_t i = 0; i < n; i++) y[i] = gelu_tanh1(x[i]);
-}
-static void libm_bias_gelu(const float *x, const float *b, size_t w, float *y, size_t n) {
-  for (size_t r = 0; r < n; r += w)
-    for (size_t j = 0; j < w; j++) y[r + j] = gelu1(x[r + j] + b[j]);
-}
-static void libm_bias_gelu_tanh(const float *x, const float *b, size_t w, float *y, size_t n) {
-  for (size_t r = 0; r < n; r += w)
-    for (size_t j = 0; j < w; j++) y[r + j] = gelu_tanh1(x[r + j] + b[j]);
-}
-
-/* By op name: an op without a loop here gets none in the table. */
-static const struct {
-  const char *name;
-  loop_fn fn;
-} libm_loops[] = {
-    {"erf", libm_erf},
-    {"tanh", libm_tanh},
-    {"sigmoid", libm_sigmoid},
-    {"silu", libm_silu},
-    {"quick_gelu", libm_quick_gelu},
-    {"gelu", libm_gelu},
-    {"gelu_tanh", libm_gelu_tanh},
-    {"bias_gelu", libm_bias_gelu},
-    {"bias_gelu_tanh", libm_bias_gelu_tanh},
-};
-
-static loop_fn libm_for(const char *name) {
-  for (size_t i = 0; i < sizeof libm_loops / sizeof libm_loops[0]; i++)
-    if (!strcmp(libm_loops[i].name, name)) return libm_loops[i].fn;
-  return NULL;
-}
 
 /* Every unary and bias op of the catalog: f32 first (accurate, fast), then
  * the 16-bit types. Labels: gelu, gelu/fast, gelu/bf16, gelu/bf16/fast. */
@@ -123,7 +56,7 @@ static size_t collect_ops(cli_op *out, size_t cap) {
       if (e->shape == ACTK_SHAPE_PARAM || (e->esize == 4) != (pass == 0)) continue;
       cli_op *c = &out[k++];
       c->info = e;
-      c->libm = e->esize == 4 && e->tier == 0 ? libm_for(e->name) : NULL;
+      c->libm = e->esize == 4 && e->tier == 0 ? actk_libm_loop_for(e->name) : NULL;
       snprintf(c->label, sizeof c->label, "%s%s%s%s%s", e->name, e->esize == 4 ? "" : "/",
                e->esize == 4 ? "" : e->type_name, e->tier ? "/" : "", e->tier ? e->tier_name : "");
       c->name = c->label;
