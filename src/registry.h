@@ -14,10 +14,13 @@
  * nearest even and stores <type> (the vector contract's vf_load_<type> and
  * vf_store_<type>): one pass, no scratch.
  *
- * Adding a unary op: its math header (src/math/, included below), one line
- * in ACTK_FOR_EACH_UNARY, its declaration in include/actk.h, its double
- * reference in tools/reference.c, its rows in README.md (the accuracy row is
- * what the tests hold it to) and in the Python binding's op table. */
+ * Adding a unary op: its math (src/math/, included below) for each tier,
+ * <op>_v and <op>_fast_v, and the fast core of each 16-bit type
+ * (<op>_fast_f16_v, <op>_fast_bf16_v; math/fast16.h maps them), one line in
+ * ACTK_FOR_EACH_UNARY, its declarations in include/actk.h, its double
+ * reference in tools/reference.c, its rows in README.md (the accuracy rows
+ * of each tier and type are what the tests hold it to) and in the Python
+ * binding's op table. */
 #ifndef ACTK_REGISTRY_H
 #define ACTK_REGISTRY_H
 
