@@ -36,6 +36,7 @@
 #endif
 
 #include "bench_util.h"
+#include "registry.h" /* ACTK_TIER_COST_fast */
 
 typedef actk_status (*op_fn)(actk_pool *, const float *, float *, size_t);
 
@@ -68,14 +69,15 @@ AB_BIAS_WRAP32(bias_gelu_tanh, _fast)
 
 typedef struct op16 {
   const char *name;
-  actk_cost cost;
+  actk_cost cost;  /* the accurate tier's class (the fast tier plans with ACTK_TIER_COST_fast) */
+  size_t granule;  /* what the runner splits on: vectors, or the bias ops' rows */
   op16_fn f[3][2]; /* [type: 1 f16, 2 bf16][tier: 0 accurate, 1 fast] */
   op_fn f32[2];    /* the f32 twins: the control */
 } op16;
 
 #define AB_OP16(op, cost)                                                                          \
   {                                                                                                \
-#op, cost,                                                                                     \
+#op, cost, ACTK_VECTOR_GRANULE,                                                                \
         {{NULL, NULL },                                                                            \
           {actk_##op##_f16, actk_##op##_f16_fast }, {actk_##op##_bf16, actk_##op##_bf16_fast } },  \
     {                                                                                              \
@@ -84,7 +86,7 @@ typedef struct op16 {
   }
 #define AB_OP16_BIAS(op)                                                                           \
   {                                                                                                \
-#op, ACTK_COST_EXPENSIVE,                                                                      \
+#op, ACTK_COST_EXPENSIVE, BIAS_W,                                                              \
         {{NULL, NULL }, {op##_f16_w, op##_f16_fast_w }, {op##_bf16_w, op##_bf16_fast_w } }, {      \
       op##_f32_w, op##_f32_fast_w                                                                  \
     }                                                                                              \
@@ -220,6 +222,8 @@ static int main_types(const char *ops) {
       for (int k = 0; k < 2; k++)
         for (size_t a = 0; a < sizeof sizes / sizeof sizes[0]; a++) {
           const size_t n = sizes[a];
+          const actk_cost cost =
+              k ? ACTK_TIER_COST_fast(op->cost) : op->cost; /* as the call plans */
           /* the pools' bits must be serial's */
           if ((st = op->f[t][k](NULL, x[t], y[t], n)) != ACTK_OK) die(op->name, st);
           for (int pi = 0; pi < 2; pi++) {
@@ -276,8 +280,8 @@ static int main_types(const char *ops) {
                 F("%.0f", 100.0 * (double)v[1].par / (double)(v[1].ns ? v[1].ns : 1)),
                 F("%.0f", 100.0 * (double)v[2].par / (double)(v[2].ns ? v[2].ns : 1)),
                 F("%.2f", ctl),
-                F("%s/%s", plan_str(n, 16, 2, op->cost, ACTK_DISPATCH_HOT_NS),
-                  plan_str(n, 16, 2, op->cost, ACTK_DISPATCH_COLD_UNPINNED_NS)),
+                F("%s/%s", plan_str(n, op->granule, 2, cost, ACTK_DISPATCH_HOT_NS),
+                  plan_str(n, op->granule, 2, cost, ACTK_DISPATCH_COLD_UNPINNED_NS)),
                 flags[0] ? flags : "-"};
             t_row("types", cols, nc, vals);
           }

@@ -531,8 +531,10 @@ static void section_engine(void) {
         unsigned settle = 1000;
 #endif
         measure(v, nv, gaps[gi], settle, g_quick ? 150 : 900, 3, 400, median_rank_u64);
-        actk_plan ph = actk_plan_split(n, 16, actk_pool_threads(pool), op->cost, g_hot_ns);
-        actk_plan pc = actk_plan_split(n, 16, actk_pool_threads(pool), op->cost, g_cold_ns);
+        actk_plan ph =
+            actk_plan_split(n, ACTK_VECTOR_GRANULE, actk_pool_threads(pool), op->cost, g_hot_ns);
+        actk_plan pc =
+            actk_plan_split(n, ACTK_VECTOR_GRANULE, actk_pool_threads(pool), op->cost, g_cold_ns);
         const char *vals[] = {op->name,
                               F("%zu", n),
                               F("%u", gaps[gi]),

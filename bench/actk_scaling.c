@@ -82,9 +82,12 @@
 #include "actk.h"
 #include "plan.h"
 #include "pool.h"
+#include "registry.h" /* ACTK_TIER_COST_fast: the fast tier plans a class cheaper */
 #include "topology.h"
 
 #include "bench_util.h"
+
+#define GRANULE ACTK_VECTOR_GRANULE /* what the runner splits the element-wise ops on */
 
 /* ---- options and lists ---- */
 
@@ -152,14 +155,14 @@ static const sop g_ops[] = {
     {"silu", actk_silu_f32, NULL, ACTK_COST_MEDIUM},
     {"gelu", actk_gelu_f32, NULL, ACTK_COST_EXPENSIVE},
     {"gelu_tanh", actk_gelu_tanh_f32, NULL, ACTK_COST_EXPENSIVE},
-    {"erf_fast", actk_erf_f32_fast, NULL, ACTK_COST_MEDIUM},
-    {"tanh_fast", actk_tanh_f32_fast, NULL, ACTK_COST_MEDIUM},
-    {"gelu_fast", actk_gelu_f32_fast, NULL, ACTK_COST_EXPENSIVE},
+    {"erf_fast", actk_erf_f32_fast, NULL, ACTK_TIER_COST_fast(ACTK_COST_MEDIUM)},
+    {"tanh_fast", actk_tanh_f32_fast, NULL, ACTK_TIER_COST_fast(ACTK_COST_MEDIUM)},
+    {"gelu_fast", actk_gelu_f32_fast, NULL, ACTK_TIER_COST_fast(ACTK_COST_EXPENSIVE)},
     {"gelu_bf16", NULL, actk_gelu_bf16, ACTK_COST_EXPENSIVE},
-    {"gelu_bf16_fast", NULL, actk_gelu_bf16_fast, ACTK_COST_EXPENSIVE},
-    {"gelu_f16_fast", NULL, actk_gelu_f16_fast, ACTK_COST_EXPENSIVE},
-    {"erf_bf16_fast", NULL, actk_erf_bf16_fast, ACTK_COST_MEDIUM},
-    {"tanh_bf16_fast", NULL, actk_tanh_bf16_fast, ACTK_COST_MEDIUM},
+    {"gelu_bf16_fast", NULL, actk_gelu_bf16_fast, ACTK_TIER_COST_fast(ACTK_COST_EXPENSIVE)},
+    {"gelu_f16_fast", NULL, actk_gelu_f16_fast, ACTK_TIER_COST_fast(ACTK_COST_EXPENSIVE)},
+    {"erf_bf16_fast", NULL, actk_erf_bf16_fast, ACTK_TIER_COST_fast(ACTK_COST_MEDIUM)},
+    {"tanh_bf16_fast", NULL, actk_tanh_bf16_fast, ACTK_TIER_COST_fast(ACTK_COST_MEDIUM)},
 };
 #define N_OPS (sizeof g_ops / sizeof g_ops[0])
 
@@ -408,7 +411,7 @@ static int part_scale(void) {
                               nv > 2 ? pct_par(&v[2]) : "-",
                               om ? F("%.2f", om->x) : "-",
                               om ? F("%.2f", own_x / om->x) : "-",
-                              plan_str(n, 16, T, op->cost, ACTK_DISPATCH_HOT_NS),
+                              plan_str(n, GRANULE, T, op->cost, ACTK_DISPATCH_HOT_NS),
                               same ? "same" : "DIFF"};
         t_row("scale", cols, nc, vals);
       }
@@ -497,24 +500,25 @@ static int part_seed(void) {
   const omp_row *ob = find_omp(NULL, 0, T, 0);
   for (int g = 0; g < ngaps; g++) {
     const omp_row *om = find_omp(NULL, 0, T, gaps[g]);
-    const char *vals[] = {F("%u", gaps[g]),
-                          US(med[g][0]),
-                          US(med[g][1]),
-                          b2b[1] ? F("%.2f", med[g][1] / b2b[1]) : "-",
-                          F("%.2f", med[g][0] / med[g][1]),
-                          par[g][1],
-                          US(med[g][2]),
-                          b2b[2] ? F("%.2f", med[g][2] / b2b[2]) : "-",
-                          F("%.2f", med[g][0] / med[g][2]),
-                          par[g][2],
-                          nv > 3 ? US(med[g][3]) : "-",
-                          nv > 3 && b2b[3] ? F("%.2f", med[g][3] / b2b[3]) : "-",
-                          nv > 3 ? par[g][3] : "-",
-                          om ? US(om->omp_us * 1e3) : "-",
-                          om && ob ? F("%.2f", om->omp_us / ob->omp_us) : "-",
-                          om ? F("%.2f", om->x) : "-",
-                          F("%s/%s", plan_str(SEED_N, 16, T, op->cost, ACTK_DISPATCH_HOT_NS),
-                            plan_str(SEED_N, 16, T, op->cost, ACTK_DISPATCH_COLD_UNPINNED_NS))};
+    const char *vals[] = {
+        F("%u", gaps[g]),
+        US(med[g][0]),
+        US(med[g][1]),
+        b2b[1] ? F("%.2f", med[g][1] / b2b[1]) : "-",
+        F("%.2f", med[g][0] / med[g][1]),
+        par[g][1],
+        US(med[g][2]),
+        b2b[2] ? F("%.2f", med[g][2] / b2b[2]) : "-",
+        F("%.2f", med[g][0] / med[g][2]),
+        par[g][2],
+        nv > 3 ? US(med[g][3]) : "-",
+        nv > 3 && b2b[3] ? F("%.2f", med[g][3] / b2b[3]) : "-",
+        nv > 3 ? par[g][3] : "-",
+        om ? US(om->omp_us * 1e3) : "-",
+        om && ob ? F("%.2f", om->omp_us / ob->omp_us) : "-",
+        om ? F("%.2f", om->x) : "-",
+        F("%s/%s", plan_str(SEED_N, GRANULE, T, op->cost, ACTK_DISPATCH_HOT_NS),
+          plan_str(SEED_N, GRANULE, T, op->cost, ACTK_DISPATCH_COLD_UNPINNED_NS))};
     t_row("seed", cols, nc, vals);
   }
   actk_pool_destroy(own);

@@ -64,15 +64,17 @@ static int describe_status(int status, char *buf, size_t len) {
 /* The shortest gelu length (whole vectors) the planner splits over 2
  * threads at this dispatch cost: a parallel call on a pool reporting it. */
 static size_t parallel_length(uint64_t dispatch_ns) {
-  size_t lo = 1, hi = ((size_t)1 << 28) / 16;
+  size_t lo = 1, hi = ((size_t)1 << 28) / ACTK_VECTOR_GRANULE;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (actk_plan_split(mid * 16, 16, 2, ACTK_COST_EXPENSIVE, dispatch_ns).n_chunks > 1)
+    if (actk_plan_split(mid * ACTK_VECTOR_GRANULE, ACTK_VECTOR_GRANULE, 2, ACTK_COST_EXPENSIVE,
+                        dispatch_ns)
+            .n_chunks > 1)
       hi = mid;
     else
       lo = mid + 1;
   }
-  size_t n = lo * 16;
+  size_t n = lo * ACTK_VECTOR_GRANULE;
   return n < actk_plan_min_parallel(ACTK_COST_EXPENSIVE)
              ? actk_plan_min_parallel(ACTK_COST_EXPENSIVE)
              : n;
