@@ -298,7 +298,8 @@ ACTK_API actk_status actk_bias_gelu_tanh_bf16_fast(actk_pool *pool, const actk_b
  * in every arm. Channels from rotary_dim to head_size are copied. y may equal
  * x; a position outside [0, max_position) is ACTK_ERR_OUT_OF_RANGE and
  * nothing is written. A rotated channel with a NaN among its inputs is the
- * default quiet NaN (0x7fc00000), on every arm. */
+ * default quiet NaN (0x7fc00000; in f16 and bf16 that NaN narrowed, 0x7e00
+ * and 0x7fc0), on every arm. */
 
 typedef enum actk_rope_layout {
   ACTK_ROPE_BSHD = 0, /* x[b][s][h][d], also [B, S, H*D] */

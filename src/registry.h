@@ -19,8 +19,9 @@
  * (<op>_fast_f16_v, <op>_fast_bf16_v; math/fast16.h maps them), one line in
  * ACTK_FOR_EACH_UNARY, its declarations in include/actk.h, its double
  * reference in tools/reference.c, its rows in README.md (the accuracy rows
- * of each tier and type are what the tests hold it to) and in the Python
- * binding's op table. */
+ * of each tier and type are what the tests hold it to), the Python
+ * binding's op table, and abi/actk.symbols (cmake --build <build> --target
+ * abi_update_symbols; abi_header_* fail until the count matches). */
 #ifndef ACTK_REGISTRY_H
 #define ACTK_REGISTRY_H
 
