@@ -230,9 +230,11 @@ static const actk_op_info *g_elementwise[MAX_ELEMENTWISE];
 static int g_n_elementwise, g_op_rope, g_op_rope_cache, g_n_ops;
 
 static void make_ops(void) {
-  for (size_t i = 0; i < actk_catalog_size && g_n_elementwise < MAX_ELEMENTWISE; i++)
-    if (!strcmp(actk_catalog[i].type_name, "f32"))
+  for (size_t i = 0; i < actk_catalog_size; i++)
+    if (!strcmp(actk_catalog[i].type_name, "f32")) {
+      if (g_n_elementwise == MAX_ELEMENTWISE) abort(); /* raise it: never fuzz fewer, silently */
       g_elementwise[g_n_elementwise++] = &actk_catalog[i];
+    }
   g_op_rope = g_n_elementwise;
   g_op_rope_cache = g_op_rope + 1;
   g_n_ops = g_op_rope_cache + 1;

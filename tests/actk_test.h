@@ -245,7 +245,12 @@ static inline size_t test_ops_of_type(test_op *ops, const char *type) {
     snprintf(tier, sizeof tier, "%s%s%s", e->tier == 0 ? "" : e->tier_name,
              e->tier != 0 && e->type != 0 ? "/" : "", e->type == 0 ? "" : e->type_name);
     size_t reps = e->shape == ACTK_SHAPE_PARAM ? TEST_N_ALPHAS : 1;
-    for (size_t r = 0; r < reps && k < TEST_MAX_OPS; r++, k++) {
+    if (k + reps > TEST_MAX_OPS) { /* never test fewer ops than the catalog has, silently */
+      fprintf(stderr, "test_ops_of_type(%s): more than TEST_MAX_OPS (%d) ops: raise it\n", type,
+              TEST_MAX_OPS);
+      abort();
+    }
+    for (size_t r = 0; r < reps; r++, k++) {
       memset(&ops[k], 0, sizeof ops[k]);
       ops[k].info = e;
       if (e->shape == ACTK_SHAPE_PARAM) {
