@@ -347,7 +347,9 @@ ACTK_API actk_status actk_rope_bf16(actk_pool *pool, const actk_rope_desc *desc,
                                     const float *sin_cache, actk_bf16 *y);
 
 /* cos/sin caches [max_position][rotary_dim / 2] for angles p * theta^(-2j /
- * rotary_dim), computed in double and rounded once. theta 0 means 10000. */
+ * rotary_dim), computed in double and rounded once. theta 0 means 10000; a
+ * negative, infinite or NaN theta, or one so small that an angle is not
+ * finite (theta^-1 near the double range), is ACTK_ERR_INVALID_ARGUMENT. */
 ACTK_API actk_status actk_rope_cache_f32(float *cos_cache, float *sin_cache, size_t max_position,
                                          size_t rotary_dim, double theta);
 

@@ -135,6 +135,15 @@ actk_status actk_rope_cache_f32(float *cos_cache, float *sin_cache, size_t max_p
   memcpy(&bits, &theta, sizeof bits);
   if ((bits << 1) == 0) theta = 10000.0;
   actk_fpenv env = actk_fpenv_enter();
+  /* A base that makes an angle non-finite is no base: p theta^(-2j/rd) peaks
+   * at the last position and, for theta < 1, the last pair (the first pair's
+   * frequency is 1); 0 * inf would be NaN even at position 0. Checked before
+   * anything is written (the environment is ours: pow cannot trap). */
+  const double peak = pow(theta, -(double)(2 * (half - 1)) / (double)rotary_dim);
+  if (!isfinite(peak) || !isfinite((double)(max_position - 1) * fmax(peak, 1.0))) {
+    actk_fpenv_leave(env);
+    return ACTK_ERR_INVALID_ARGUMENT;
+  }
   for (size_t j = 0; j < half; j++) {
     double inv_freq = pow(theta, -(double)(2 * j) / (double)rotary_dim);
     for (size_t p = 0; p < max_position; p++) {

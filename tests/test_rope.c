@@ -1054,6 +1054,10 @@ static void test_cache(void **state) {
       {4, 8, INFINITY, ACTK_ERR_INVALID_ARGUMENT, "theta inf"},
       {4, 8, -INFINITY, ACTK_ERR_INVALID_ARGUMENT, "theta -inf"},
       {4, 8, NAN, ACTK_ERR_INVALID_ARGUMENT, "theta NaN"},
+      /* a tiny base: theta^(-62/64) overflows a double, so position 0 would
+       * get cos(0 * inf) = NaN with ACTK_OK */
+      {1, 64, 4.9406564584124654e-324, ACTK_ERR_INVALID_ARGUMENT, "theta 2^-1074, rd 64"},
+      {2, 64, 1e-320, ACTK_ERR_INVALID_ARGUMENT, "theta 1e-320, rd 64"},
       {4, 7, 10000.0, ACTK_ERR_BAD_SHAPE, "odd rotary_dim"},
       {4, 1, 10000.0, ACTK_ERR_BAD_SHAPE, "rotary_dim 1"},
       {4, 0, 10000.0, ACTK_ERR_BAD_SHAPE, "rotary_dim 0"},
@@ -1075,6 +1079,20 @@ static void test_cache(void **state) {
              "cos and sin overlapping by one float");
   test_check(actk_rope_cache_f32(cb, cb + 16, 4, 8, 0.0) == ACTK_OK, "cos and sin adjacent");
   test_check(actk_rope_cache_f32(NULL, NULL, 0, 8, 0.0) == ACTK_OK, "max_position 0");
+  /* tiny bases whose angles stay finite are still bases: every entry finite */
+  static const struct {
+    size_t mp, rd;
+    double theta;
+  } tiny[] = {{4, 8, 4.9406564584124654e-324}, {2, 64, 1e-300}, {4, 2, 4.9406564584124654e-324}};
+  for (size_t i = 0; i < sizeof tiny / sizeof tiny[0]; i++) {
+    actk_status st = actk_rope_cache_f32(cb, sb, tiny[i].mp, tiny[i].rd, tiny[i].theta);
+    test_check(st == ACTK_OK, "actk_rope_cache_f32(%zu, %zu, theta %g): %s", tiny[i].mp, tiny[i].rd,
+               tiny[i].theta, test_status_name(st));
+    for (size_t k = 0; k < tiny[i].mp * tiny[i].rd / 2; k++)
+      test_check(isfinite(cb[k]) && isfinite(sb[k]) && fabsf(cb[k]) <= 1 && fabsf(sb[k]) <= 1,
+                 "actk_rope_cache_f32(%zu, %zu, theta %g)[%zu]: cos %g sin %g", tiny[i].mp,
+                 tiny[i].rd, tiny[i].theta, k, (double)cb[k], (double)sb[k]);
+  }
 }
 
 /* ---- 7. spans past the end of the address space ---- */
