@@ -14,7 +14,7 @@
  * runtimes in one process take each other's cores (libgomp keeps spinning for
  * milliseconds). README's threading table comes from this program.
  *
- * types: every unary op and both bias ops (width 4096) in f16 and bf16, both
+ * types: every unary and bias op of the registry (bias rows of 4096) in f16 and bf16, both
  * tiers, at 64 Ki, 1 Mi and 4 Mi elements, gaps 0, 20 and 500 us; the three
  * variants in interleaved blocks (bench_util's measure(): rotating order, a
  * 2 ms sleep before every block so that the other pool's workers have parked
@@ -55,17 +55,14 @@ static const uint16_t *g_bias16[3]; /* [1] f16, [2] bf16: BIAS_W values */
 #define AB_BIAS_WRAPS(op)                                                                          \
   AB_BIAS_WRAP(op, f16, , 1)                                                                       \
   AB_BIAS_WRAP(op, f16, _fast, 1) AB_BIAS_WRAP(op, bf16, , 2) AB_BIAS_WRAP(op, bf16, _fast, 2)
-AB_BIAS_WRAPS(bias_gelu)
-AB_BIAS_WRAPS(bias_gelu_tanh)
 static const float *g_bias32;
 #define AB_BIAS_WRAP32(op, sfx)                                                                    \
   static actk_status op##_f32##sfx##_w(actk_pool *p, const float *x, float *y, size_t n) {         \
     return actk_##op##_f32##sfx(p, x, g_bias32, BIAS_W, y, n);                                     \
   }
-AB_BIAS_WRAP32(bias_gelu, )
-AB_BIAS_WRAP32(bias_gelu, _fast)
-AB_BIAS_WRAP32(bias_gelu_tanh, )
-AB_BIAS_WRAP32(bias_gelu_tanh, _fast)
+#define AB_BIAS_WRAPS_ALL(op, f, cost, ...)                                                        \
+  AB_BIAS_WRAPS(op) AB_BIAS_WRAP32(op, ) AB_BIAS_WRAP32(op, _fast)
+ACTK_FOR_EACH_BIAS(AB_BIAS_WRAPS_ALL, )
 
 typedef struct op16 {
   const char *name;
@@ -75,31 +72,22 @@ typedef struct op16 {
   op_fn f32[2];    /* the f32 twins: the control */
 } op16;
 
-#define AB_OP16(op, cost)                                                                          \
-  {                                                                                                \
-#op, cost, ACTK_VECTOR_GRANULE,                                                                \
-        {{NULL, NULL },                                                                            \
-          {actk_##op##_f16, actk_##op##_f16_fast }, {actk_##op##_bf16, actk_##op##_bf16_fast } },  \
-    {                                                                                              \
-      actk_##op##_f32, actk_##op##_f32_fast                                                        \
-    }                                                                                              \
-  }
-#define AB_OP16_BIAS(op)                                                                           \
-  {                                                                                                \
-#op, ACTK_COST_EXPENSIVE, BIAS_W,                                                              \
-        {{NULL, NULL }, {op##_f16_w, op##_f16_fast_w }, {op##_bf16_w, op##_bf16_fast_w } }, {      \
-      op##_f32_w, op##_f32_fast_w                                                                  \
-    }                                                                                              \
-  }
-static const op16 g_ops16[] = {AB_OP16(erf, ACTK_COST_MEDIUM),
-                               AB_OP16(tanh, ACTK_COST_MEDIUM),
-                               AB_OP16(sigmoid, ACTK_COST_MEDIUM),
-                               AB_OP16(silu, ACTK_COST_MEDIUM),
-                               AB_OP16(quick_gelu, ACTK_COST_MEDIUM),
-                               AB_OP16(gelu, ACTK_COST_EXPENSIVE),
-                               AB_OP16(gelu_tanh, ACTK_COST_EXPENSIVE),
-                               AB_OP16_BIAS(bias_gelu),
-                               AB_OP16_BIAS(bias_gelu_tanh)};
+/* Every unary and bias op of the registry. */
+#define AB_OP16(op, cost, ...)                                                                     \
+  {#op,                                                                                            \
+   cost,                                                                                           \
+   ACTK_VECTOR_GRANULE,                                                                            \
+   {{NULL, NULL},                                                                                  \
+    {actk_##op##_f16, actk_##op##_f16_fast},                                                       \
+    {actk_##op##_bf16, actk_##op##_bf16_fast}},                                                    \
+   {actk_##op##_f32, actk_##op##_f32_fast}},
+#define AB_OP16_BIAS(op, f, cost, ...)                                                             \
+  {#op,                                                                                            \
+   cost,                                                                                           \
+   BIAS_W,                                                                                         \
+   {{NULL, NULL}, {op##_f16_w, op##_f16_fast_w}, {op##_bf16_w, op##_bf16_fast_w}},                 \
+   {op##_f32_w, op##_f32_fast_w}},
+static const op16 g_ops16[] = {ACTK_FOR_EACH_UNARY(AB_OP16, ) ACTK_FOR_EACH_BIAS(AB_OP16_BIAS, )};
 
 typedef struct call16 {
   op16_fn f;
