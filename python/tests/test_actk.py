@@ -207,6 +207,9 @@ def test_op_table_matches_the_library_exports():
     # and every bound op has a Python function of its name
     for op in list(actk.UNARY_OPS) + list(actk.PARAM_OPS) + list(actk.BIAS_OPS):
         assert callable(getattr(actk, op)), op
+    # and this file's accuracy table has every unary op (a new op needs its reference here)
+    missing = [op for op in actk.UNARY_OPS if op not in OPS]
+    assert missing == [], "unary ops without a reference in OPS: %s" % missing
 
 
 def test_version_and_isa():
