@@ -11,13 +11,17 @@
  * precondition holds (no NaN, or a quiet one with a zero bottom half).
  * Caught: the bf16 narrowing without its NaN guard (0x7fffffff to -0), the
  * quiet bit left off, a word gather that took the bottom halves, a tie
- * (bottom half 0x8000) rounded up from an even top half. */
+ * (bottom half 0x8000) rounded up from an even top half; with the second
+ * pass under DAZ and FTZ, a bf16 rounding on a float add (subnormals lost). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "actk.h"
+#ifdef ACTK_TEST_X86
+#include <xmmintrin.h>
+#endif
 
 typedef void (*narrow_fn)(const float *, uint16_t *, size_t);
 typedef void (*widen_fn)(const uint16_t *, float *, size_t);
@@ -67,11 +71,13 @@ static const uint16_t g_low[] = {0x0000, 0x0001, 0x0002, 0x00ff, 0x0fff, 0x1000,
 
 static unsigned g_failures;
 
+static int g_daz; /* the second pass: the caller's DAZ and FTZ on */
+
 static void report(const char *isa, const char *type, const char *what, uint32_t in, unsigned got,
                    unsigned want) {
   if (g_failures++ < 10)
-    fprintf(stderr, "FAIL %s %s %s: input 0x%08x gives 0x%08x, scalar 0x%08x\n", isa, type, what,
-            in, got, want);
+    fprintf(stderr, "FAIL %s %s %s%s: input 0x%08x gives 0x%08x, scalar 0x%08x\n", isa, type, what,
+            g_daz ? " (DAZ and FTZ on)" : "", in, got, want);
 }
 
 /* n floats from bits[]; every implementation against scalar, at every
@@ -116,8 +122,7 @@ static void narrow_block(const uint32_t *bits, size_t n) {
   free(got);
 }
 
-int main(int argc, char **argv) {
-  const int all = argc > 1 && !strcmp(argv[1], "all");
+static int check_all(int all) {
   enum { BLOCK = 1 << 20 };
   uint32_t *bits = malloc(BLOCK * sizeof *bits);
   if (!bits) return 1;
@@ -161,6 +166,24 @@ int main(int argc, char **argv) {
       }
     }
   }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  const int all = argc > 1 && !strcmp(argv[1], "all");
+  if (check_all(all)) return 1;
+#ifdef ACTK_TEST_X86
+  /* again with the caller's DAZ and FTZ on (README: they are the caller's
+   * to keep): the conversions must not flush a subnormal either way */
+  const unsigned csr = _mm_getcsr();
+  const unsigned before = g_failures;
+  g_daz = 1;
+  _mm_setcsr(csr | 0x8040u);
+  const int rc = check_all(all);
+  _mm_setcsr(csr);
+  if (rc) return 1;
+  printf("with DAZ and FTZ on: %u mismatches\n", g_failures - before);
+#endif
   for (const impl *m = g_impls; m->name; m++)
     printf("%s: %s\n", m->name, actk_isa_supported(m->isa) ? "checked" : "not supported here");
   printf("%s: %u mismatches\n", all ? "every f32" : "sample", g_failures);
