@@ -50,6 +50,12 @@ ABI_ASSERT(ACTK_ROPE_BHSD == 1, "ACTK_ROPE_BHSD");
 ABI_ASSERT(ACTK_ROPE_SPLIT_HALF == 0, "ACTK_ROPE_SPLIT_HALF");
 ABI_ASSERT(ACTK_ROPE_INTERLEAVED == 1, "ACTK_ROPE_INTERLEAVED");
 
+/* The 16-bit element types are 16-bit unsigned integers (the bits): the
+ * signature pins below take the types from the registry, so they would move
+ * with a changed typedef; these do not. */
+ABI_ASSERT(sizeof(actk_f16) == 2 && (actk_f16)-1 > 0, "actk_f16 is 16 unsigned bits");
+ABI_ASSERT(sizeof(actk_bf16) == 2 && (actk_bf16)-1 > 0, "actk_bf16 is 16 unsigned bits");
+
 /* The version macros are plain numbers and ACTK_VERSION encodes them. */
 ABI_ASSERT(ACTK_VERSION_MINOR < 100 && ACTK_VERSION_PATCH < 100, "ACTK_VERSION encoding");
 ABI_ASSERT(ACTK_VERSION ==
