@@ -64,6 +64,23 @@ static inline vf vf_lookup8(const float t[8], vi k) {
   return _mm256_permutevar8x32_ps(_mm256_loadu_ps(t), k);
 }
 
+/* a 2^n, n an integer-valued float in [-126, 127], t = n + ACTK_ROUND_MAGIC (1.5 2^23): 2^n
+ * from t's low bits (the exponent field of a normal float), then one rounded multiply. */
+static inline vf vf_mul_pow2(vf a, vf n, vf t) {
+  (void)n;
+  __m256i e = _mm256_add_epi32(_mm256_slli_epi32(_mm256_castps_si256(t), 23),
+                               _mm256_castps_si256(_mm256_set1_ps(1.0f)));
+  return _mm256_mul_ps(a, _mm256_castsi256_ps(e));
+}
+
+/* 2^n for n an integer-valued float in [-126, 127], t = n + ACTK_ROUND_MAGIC: t's low bits
+ * shifted into the exponent field of 1.0. */
+static inline vf vf_pow2i(vf n, vf t) {
+  (void)n;
+  return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_slli_epi32(_mm256_castps_si256(t), 23),
+                                              _mm256_castps_si256(_mm256_set1_ps(1.0f))));
+}
+
 /* Lane-count masks for tails: lanes [0, k) set. */
 static inline vi vi_first_lanes(size_t k) {
   static const int32_t ramp[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
