@@ -4,7 +4,7 @@
  * infinities are kept off this path by its callers).
  *
  * e^-x = 2^n P(r), n from the add-magic trick (t = fl(v) + 1.5 2^23 holds n in its low bits),
- * r = -x - n ln2 by one fma, 2^n by vf_pow2i (one VSCALEFPS on AVX-512, t's bits elsewhere).
+ * r = -x - n ln2 by one fma, 2^n by vf_ldexp_exact (one VSCALEFPS on AVX-512, t's bits elsewhere).
  * Floor form (exp_fast_neg, for sigmoid): n = floor(-x / ln2) with the -1/2 of the floor in the
  * first fma, so r in [0, ln2] and every Horner step of P (all terms >= 0) is monotone; P sits a
  * little below e^r at ln2, so where n steps up 2^(n-1) P(ln2^-) stays below 2^n P(0^+).
@@ -54,7 +54,7 @@ ACTK_INLINE exp_fast exp_fast_neg_round(vf x) {
 
 /* 2^n p + c: p 2^n is exact (a normal float), so one rounding on every implementation. */
 ACTK_INLINE vf exp_fast_fma(const exp_fast *e, vf c) {
-  return vf_fma(vf_pow2i(e->n, e->t), e->p, c);
+  return vf_fma(vf_ldexp_exact(vf_splat(1.0f), e->n, e->t), e->p, c);
 }
 
 #endif

@@ -35,7 +35,7 @@ ACTK_INLINE vf gelu_fast_v(vf x) {
                                t, vf_splat(ACTK_GELU_FAST_R2)),
                         t, vf_splat(ACTK_GELU_FAST_R1)),
                  t, vf_splat(1.0f));
-  vf tq = vf_mul_pow2(vf_div(vf_mul(vf_mul(t, kp), p), kr), n, tt);
+  vf tq = vf_ldexp(vf_div(vf_mul(vf_mul(t, kp), p), kr), n, tt);
   vf y = vf_sub(vf_max(vf_splat(0.0f), x), tq);
   vm fast = vm_ge(x, vf_splat(-ACTK_GELU_FAST_T));
   if (vm_all(fast)) return y;

@@ -6,8 +6,8 @@
  *
  * y = x / (1 + 2^v), v = -2u log2(e) = x w, w = D1 + D3 x^2 (coeffs_fast.h): one rounding in
  * 1 + 2^v and one division. For x < 0 the result's relative error is |v| ln2 times v's own
- * absolute error over |v| (|v| reaches 126), so v - n (n = round(v), 2^n by vf_pow2i) is formed
- * to 2^-22: x^2 as an exact pair, wh = fl(D3 x2h + D1h) with its rounding error recovered by
+ * absolute error over |v| (|v| reaches 126), so v - n (n = round(v), 2^n by vf_ldexp_exact) is
+ * formed to 2^-22: x^2 as an exact pair, wh = fl(D3 x2h + D1h) with its rounding error recovered by
  * one fma (wh - D1h is exact: D1h has 8 bits), the low parts D3 x2l + D1l + D3l x2h (+ that
  * error) in wl, and v - n = fma(x, wl, fma(x, wh, -n)) (x wh - n exact before its rounding).
  * 2^(v - n) by a degree-5 polynomial, Estrin-style. */
@@ -34,7 +34,7 @@ ACTK_INLINE vf gelu_tanh_fast_v(vf x) {
   vf p = vf_fma(vf_fma(vf_fma(vf_splat(ACTK_GT_FAST_C5), f, vf_splat(ACTK_GT_FAST_C4)), f2,
                        vf_fma(vf_splat(ACTK_GT_FAST_C3), f, vf_splat(ACTK_GT_FAST_C2))),
                 f2, vf_fma(vf_splat(ACTK_GT_FAST_C1), f, vf_splat(1.0f)));
-  vf y = vf_div(x, vf_fma(vf_pow2i(n, t), p, vf_splat(1.0f)));
+  vf y = vf_div(x, vf_fma(vf_ldexp_exact(vf_splat(1.0f), n, t), p, vf_splat(1.0f)));
   vm fast = vm_ge(x, vf_splat(-10.0f));
   if (vm_all(fast)) return y;
   return vf_select(fast, y, gelu_tanh_v(x));

@@ -64,18 +64,13 @@ static inline vi vi_sra(vi a, int s) {
 }
 static inline vf vf_lookup8(const float t[8], vi k) { return t[(uint32_t)k & 7u]; }
 
-/* a 2^n, n an integer-valued float in [-126, 127], t = n + 1.5 2^23: 2^n from t's low bits,
- * then one rounded multiply (as the AVX2 implementation). */
-static inline vf vf_mul_pow2(vf a, vf n, vf t) {
+/* c 2^n and a 2^n as the AVX2 implementation: n from t's low bits added to c's exponent
+ * field; a times the float 2^n. */
+static inline vf vf_ldexp_exact(vf c, vf n, vf t) {
   (void)n;
-  return a * vi_bits((vi)(((uint32_t)vf_bits(t) << 23) + (uint32_t)vf_bits(1.0f)));
+  return vi_bits((vi)(((uint32_t)vf_bits(t) << 23) + (uint32_t)vf_bits(c)));
 }
-
-/* 2^n for n an integer-valued float in [-126, 127], t = n + 1.5 2^23 (as AVX2). */
-static inline vf vf_pow2i(vf n, vf t) {
-  (void)n;
-  return vi_bits((vi)(((uint32_t)vf_bits(t) << 23) + (uint32_t)vf_bits(1.0f)));
-}
+static inline vf vf_ldexp(vf a, vf n, vf t) { return a * vf_ldexp_exact(1.0f, n, t); }
 
 /* memcpy: pointers need not be 4-byte aligned (callers from other languages). */
 static inline vf vf_load_f32(const float *p) {

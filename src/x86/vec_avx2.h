@@ -64,21 +64,16 @@ static inline vf vf_lookup8(const float t[8], vi k) {
   return _mm256_permutevar8x32_ps(_mm256_loadu_ps(t), k);
 }
 
-/* a 2^n, n an integer-valued float in [-126, 127], t = n + ACTK_ROUND_MAGIC (1.5 2^23): 2^n
- * from t's low bits (the exponent field of a normal float), then one rounded multiply. */
-static inline vf vf_mul_pow2(vf a, vf n, vf t) {
+/* t = n + ACTK_ROUND_MAGIC holds n in its low mantissa bits (two's complement): shifted up,
+ * they are n added to an exponent field. c 2^n (c and the result normal): n added to c's
+ * exponent; a 2^n: a times the float 2^n, rounded once. */
+static inline vf vf_ldexp_exact(vf c, vf n, vf t) {
   (void)n;
-  __m256i e = _mm256_add_epi32(_mm256_slli_epi32(_mm256_castps_si256(t), 23),
-                               _mm256_castps_si256(_mm256_set1_ps(1.0f)));
-  return _mm256_mul_ps(a, _mm256_castsi256_ps(e));
+  return _mm256_castsi256_ps(
+      _mm256_add_epi32(_mm256_slli_epi32(_mm256_castps_si256(t), 23), _mm256_castps_si256(c)));
 }
-
-/* 2^n for n an integer-valued float in [-126, 127], t = n + ACTK_ROUND_MAGIC: t's low bits
- * shifted into the exponent field of 1.0. */
-static inline vf vf_pow2i(vf n, vf t) {
-  (void)n;
-  return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_slli_epi32(_mm256_castps_si256(t), 23),
-                                              _mm256_castps_si256(_mm256_set1_ps(1.0f))));
+static inline vf vf_ldexp(vf a, vf n, vf t) {
+  return _mm256_mul_ps(a, vf_ldexp_exact(_mm256_set1_ps(1.0f), n, t));
 }
 
 /* Lane-count masks for tails: lanes [0, k) set. */

@@ -68,17 +68,15 @@ static inline vf vf_lookup8(const float t[8], vi k) {
   return _mm512_permutexvar_ps(k, _mm512_broadcast_f32x8(_mm256_loadu_ps(t)));
 }
 
-/* a 2^n, n an integer-valued float in [-126, 127] (t = n + ACTK_ROUND_MAGIC unused here):
- * one VSCALEFPS, rounded once. */
-static inline vf vf_mul_pow2(vf a, vf n, vf t) {
+/* c 2^n and a 2^n for an integer-valued float n in [-126, 127] (t = n + ACTK_ROUND_MAGIC is
+ * not needed here): one VSCALEFPS each, rounded once. */
+static inline vf vf_ldexp_exact(vf c, vf n, vf t) {
+  (void)t;
+  return _mm512_scalef_ps(c, n);
+}
+static inline vf vf_ldexp(vf a, vf n, vf t) {
   (void)t;
   return _mm512_scalef_ps(a, n);
-}
-
-/* 2^n for n an integer-valued float in [-126, 127] (t unused): one VSCALEFPS of 1. */
-static inline vf vf_pow2i(vf n, vf t) {
-  (void)t;
-  return _mm512_scalef_ps(_mm512_set1_ps(1.0f), n);
 }
 
 static inline __mmask16 first_lanes(size_t k) { return (__mmask16)((1u << k) - 1u); }

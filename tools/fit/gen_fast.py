@@ -21,17 +21,19 @@ LN2 = float(mp.log(2))
 EXP_DEG = 5
 EXP_BIAS = 2.0 ** -23
 EXPR_R = LN2 / 2 + 2.0 ** -12
-# tanh: (1 - e^-2a) / (1 + e^-2a) with e^-2a = 2^n (1 + p), p = expm1(r) = r + r^2 Q(r),
-# |r| <= ln2/2 (+ the rounding of the index), Q of degree 3, relative error of p.
-TANH_R = LN2 / 2 + 2.0 ** -16
+# tanh: (1 - e^-2a) / (1 + e^-2a) with e^-2a = 2^n e^-2r, p = -expm1(-2r)/2 = r + r^2 Q(r),
+# |r| <= ln2/4 (+ the rounding of the index), Q of degree 3, relative error of p.
+TANH_R = LN2 / 4 + 2.0 ** -17
 TANH_QDEG = 3
 # erf: k = round(ERF_A a), s = ERF_A a - k, degree ERF_DEG in s per interval (8 intervals, the
 # last ends at the clamp). Interval 0: y = s + s W(s) (W = erf(a)/s - 1, relative accuracy to
-# subnormal a); the others y = c0 + s W(s), c0 a float near erf(k / ERF_A). Each interval's
-# target is tilted by ERF_TILT (higher at its left end, lower at its right) so the step between
-# two polynomials never steps the result down; the last one's rises to 1 + 2^-25 at 3.5, and
-# ERF_SAT, the first float where the kernel gives 1, is the clamp.
-ERF_A, ERF_DEG, ERF_TILT = 2.0, 5, 2.0 ** -23
+# subnormal a); the others y = c0 + s W(s), c0 a float near erf(k / ERF_A). Where the index
+# steps, the kernel's results on ERF_WIN floats each side are compared (in the kernel's own
+# float arithmetic) and c0 of the interval above is raised until they never step down; the last
+# interval's target rises to 1 + 2^-25 at 3.5, and ERF_SAT, the first float where the kernel
+# gives 1, is the clamp.
+ERF_A, ERF_DEG, ERF_TILT = 2.0, 5, 0.0
+ERF_WIN = 256
 ERF_END = 3.5
 # gelu: K(t) = t Q(t) e^(t^2/2) = t P(t) / R(t) on [0, GELU_T], P of degree 3, R of degree 4
 # (R(0) = 1); e^(-v/2) on |v| <= ln2 + 2^-10 (v = t^2 + 2 n ln2), degree 5.
@@ -77,13 +79,15 @@ def exp_round_coeffs():
 
 
 def tanh_coeffs():
+    def pm(v):
+        return -mp.expm1(-2 * mp.mpf(v)) / 2
     def Qf(x):
-        return np.array([float((mp.expm1(mp.mpf(v)) - mp.mpf(v)) / mp.mpf(v) ** 2) for v in x])
+        return np.array([float((pm(v) - mp.mpf(v)) / mp.mpf(v) ** 2) for v in x])
     def wt(x):
-        return np.array([float(mp.mpf(v) ** 2 / abs(mp.expm1(mp.mpf(v)))) for v in x])
+        return np.array([float(mp.mpf(v) ** 2 / abs(pm(v))) for v in x])
     c, e = fit(Qf, -TANH_R, TANH_R, list(range(TANH_QDEG + 1)), rel=False, err_scale=wt, m=3000)
-    out = ['/* e^r - 1 ~ r + r^2 (Q0 + r (Q1 + r (Q2 + r Q3))) on |r| <= ln2/2 (tanh): relative '
-           'error 2^%.1f */\n' % np.log2(e)]
+    out = ['/* -expm1(-2r)/2 ~ r + r^2 (Q0 + r (Q1 + r (Q2 + r Q3))) on |r| <= ln2/4 (tanh): '
+           'relative error 2^%.1f */\n' % np.log2(e)]
     for k, v in enumerate(c):
         out.append('#define ACTK_FTANH_Q%d %s\n' % (k, lit(v)))
     return ''.join(out)
@@ -153,26 +157,57 @@ def erf_kernel32(a, cols):
     return fma(s, w, max(mp.mpf(cols['c0'][k]), s))
 
 
+def f32_step(v, k):
+    """The float k steps above v (k < 0: below)."""
+    b = np.float32(v).view(np.int32) + k if v > 0 else None
+    return float(np.int32(b).view(np.float32))
+
+
+def erf_boundaries(cols):
+    """Raise c0 where the index steps until the result never steps down across the step."""
+    fixes = []
+    for k in range(1, 8):
+        b = np.float32((k - 0.5) / ERF_A)  # 2b = k - 1/2: the first float of interval k is b or next
+        lo = [erf_kernel32(f32_step(float(b), -j), cols) for j in range(1, ERF_WIN)]
+        hi = [erf_kernel32(f32_step(float(b), j), cols) for j in range(0, ERF_WIN)]
+        # the tie 2a = k - 1/2 rounds to the even k: it belongs to interval k if k is even
+        with mp.workprec(24):  # the kernel's index at b: round(A b), ties to even
+            at_b = int(+(mp.mpf(float(b)) * ERF_A + 3 * 2 ** 22) - 3 * 2 ** 22)
+        if at_b != k:
+            lo.append(hi.pop(0))
+        steps = 0
+        while max(lo) > min(hi):
+            cols['c0'][k] = f32_step(cols['c0'][k], 1)
+            hi = [erf_kernel32(f32_step(float(b), j), cols) for j in range(0, ERF_WIN)]
+            if at_b != k:
+                hi.pop(0)
+            steps += 1
+        fixes.append(steps)
+    return fixes
+
+
 def erf_coeffs():
     cols, errs = erf_tables()
+    fixes = erf_boundaries(cols)
     # the clamp: the first float where the kernel's result is 1 (bisection over the float bits;
     # the result is monotone there, which the sweep checks)
-    lo, hi = np.float32(3.25), np.float32(ERF_END)
-    assert erf_kernel32(float(hi), cols) == 1 and erf_kernel32(float(lo), cols) < 1
+    lo, hi = np.float32(3.0), np.float32(ERF_END)
+    assert erf_kernel32(float(hi), cols) >= 1 and erf_kernel32(float(lo), cols) < 1
     ilo, ihi = int(lo.view(np.int32)), int(hi.view(np.int32))
     while ihi - ilo > 1:
         mid = (ilo + ihi) // 2
-        if erf_kernel32(float(np.int32(mid).view(np.float32)), cols) == 1:
+        if erf_kernel32(float(np.int32(mid).view(np.float32)), cols) >= 1:
             ihi = mid
         else:
             ilo = mid
+    assert erf_kernel32(float(np.int32(ihi).view(np.float32)), cols) == 1
     sat = float(np.int32(ihi).view(np.float32))
     out = ['/* erf(a): k = round(%g a), s = %g a - k, y = V + s W(s), W of degree %d in s (8 '
            'intervals of 1/%g); interval 0 V = s (W = erf(a)/s - 1), the others V = c0; fit errors '
-           '(relative, tilted by 2^%d) 2^%s; the clamp ACTK_ERF_FAST_SAT is the first float where '
-           'the result is 1 (1 - erf there: 2^%.1f) */\n'
-           % (ERF_A, ERF_A, ERF_DEG - 1, ERF_A, np.log2(ERF_TILT),
-              ' '.join('%.1f' % np.log2(e) for e in errs), float(mp.log(1 - mp.erf(sat), 2)))]
+           '(relative) 2^%s; c0 raised by %s ulp where the index steps; the clamp '
+           'ACTK_ERF_FAST_SAT is the first float where the result is 1 (1 - erf there: 2^%.1f) */\n'
+           % (ERF_A, ERF_A, ERF_DEG - 1, ERF_A, ' '.join('%.1f' % np.log2(e) for e in errs),
+              ' '.join('%d' % f for f in fixes), float(mp.log(1 - mp.erf(sat), 2)))]
     out.append('#define ACTK_ERF_FAST_A %sf\n#define ACTK_ERF_FAST_SAT %s\n'
                % (repr(ERF_A), lit(sat)))
     out.append(vec('actk_erf_fast_c0', cols['c0']))
