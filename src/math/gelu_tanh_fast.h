@@ -10,7 +10,7 @@
  * formed to 2^-22: x^2 as an exact pair, wh = fl(D3 x2h + D1h) with its rounding error recovered by
  * one fma (wh - D1h is exact: D1h has 8 bits), the low parts D3 x2l + D1l + D3l x2h (+ that
  * error) in wl, and v - n = fma(x, wl, fma(x, wh, -n)) (x wh - n exact before its rounding).
- * 2^(v - n) by a degree-5 polynomial, Estrin-style. */
+ * 2^(v - n) by a degree-5 polynomial (Horner: Estrin's extra multiply measured 2.5% slower). */
 #ifndef ACTK_MATH_GELU_TANH_FAST_H
 #define ACTK_MATH_GELU_TANH_FAST_H
 
@@ -30,10 +30,11 @@ ACTK_INLINE vf gelu_tanh_fast_v(vf x) {
   vf t = vf_fma(xc, wh, magic);
   vf n = vf_sub(t, magic);
   vf f = vf_fma(xc, wl, vf_fms(xc, wh, n)); /* v - n */
-  vf f2 = vf_mul(f, f);
-  vf p = vf_fma(vf_fma(vf_fma(vf_splat(ACTK_GT_FAST_C5), f, vf_splat(ACTK_GT_FAST_C4)), f2,
-                       vf_fma(vf_splat(ACTK_GT_FAST_C3), f, vf_splat(ACTK_GT_FAST_C2))),
-                f2, vf_fma(vf_splat(ACTK_GT_FAST_C1), f, vf_splat(1.0f)));
+  vf p = vf_fma(vf_splat(ACTK_GT_FAST_C5), f, vf_splat(ACTK_GT_FAST_C4));
+  p = vf_fma(p, f, vf_splat(ACTK_GT_FAST_C3));
+  p = vf_fma(p, f, vf_splat(ACTK_GT_FAST_C2));
+  p = vf_fma(p, f, vf_splat(ACTK_GT_FAST_C1));
+  p = vf_fma(p, f, vf_splat(1.0f));
   vf y = vf_div(x, vf_fma(vf_ldexp_exact(vf_splat(1.0f), n, t), p, vf_splat(1.0f)));
   vm fast = vm_ge(x, vf_splat(-10.0f));
   if (vm_all(fast)) return y;
