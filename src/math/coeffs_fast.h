@@ -11,16 +11,16 @@
 #define ACTK_FEXP_C5 0x1.7e80fep-7f
 /* e^-q ~ 1 + q (C1 + q (C2 + ... + q C5)) on |q| <= ln2/2 (silu, swish, quick_gelu, round to
  * nearest): relative error 2^-23.4 */
-#define ACTK_FEXPR_C1 -0x1.fffff6p-1f
+#define ACTK_FEXPR_C1 (-0x1.fffff6p-1f)
 #define ACTK_FEXPR_C2 0x1.fffdc4p-2f
-#define ACTK_FEXPR_C3 -0x1.555a7ep-3f
+#define ACTK_FEXPR_C3 (-0x1.555a7ep-3f)
 #define ACTK_FEXPR_C4 0x1.573ae8p-5f
-#define ACTK_FEXPR_C5 -0x1.0fa18p-7f
+#define ACTK_FEXPR_C5 (-0x1.0fa18p-7f)
 /* -expm1(-2r)/2 ~ r + r^2 (Q0 + r (Q1 + r (Q2 + r Q3))) on |r| <= ln2/4 (tanh): relative error
  * 2^-21.1 */
-#define ACTK_FTANH_Q0 -0x1.fffe7p-1f
+#define ACTK_FTANH_Q0 (-0x1.fffe7p-1f)
 #define ACTK_FTANH_Q1 0x1.555632p-1f
-#define ACTK_FTANH_Q2 -0x1.5704ep-2f
+#define ACTK_FTANH_Q2 (-0x1.5704ep-2f)
 #define ACTK_FTANH_Q3 0x1.1138aep-3f
 /* erf(a): k = round(2 a), s = 2 a - k, y = V + s W(s), W of degree 4 in s (8 intervals of 1/2);
  * interval 0 V = s (W = erf(a)/s - 1), the others V = c0; fit errors (relative) 2^-24.6 -19.9 -24.0
@@ -58,16 +58,16 @@ static const float actk_erf_fast_w4[8] = {0x1.b2afdp-9f,    0x1.686ea6p-12f, -0x
 #define ACTK_GELU_FAST_R2 0x1.d5f282p-1f
 #define ACTK_GELU_FAST_R3 0x1.1f9bf6p-2f
 #define ACTK_GELU_FAST_R4 0x1.3b211ap-5f
-#define ACTK_GELU_FAST_C1 -0x1.fffff6p-2f
+#define ACTK_GELU_FAST_C1 (-0x1.fffff6p-2f)
 #define ACTK_GELU_FAST_C2 0x1.fffdc2p-4f
-#define ACTK_GELU_FAST_C3 -0x1.555a7ep-6f
+#define ACTK_GELU_FAST_C3 (-0x1.555a7ep-6f)
 #define ACTK_GELU_FAST_C4 0x1.573bb4p-9f
-#define ACTK_GELU_FAST_C5 -0x1.0fa24p-12f
+#define ACTK_GELU_FAST_C5 (-0x1.0fa24p-12f)
 /* gelu_tanh: -2u log2(e) = x (D1 + D3 x^2), D1 = D1H + D1L (D1H of 8 bits), D3 = D3H + D3L; 2^f ~ 1
  * + f (C1 + ... + f C5) on |f| <= 1/2: relative error 2^-23.3 */
-#define ACTK_GT_FAST_D1H -0x1.26p+1f
-#define ACTK_GT_FAST_D1L -0x1.5d8438p-8f
-#define ACTK_GT_FAST_D3H -0x1.a5a7dp-4f
+#define ACTK_GT_FAST_D1H (-0x1.26p+1f)
+#define ACTK_GT_FAST_D1L (-0x1.5d8438p-8f)
+#define ACTK_GT_FAST_D3H (-0x1.a5a7dp-4f)
 #define ACTK_GT_FAST_D3L 0x1.151aaep-29f
 #define ACTK_GT_FAST_C1 0x1.62e428p-1f
 #define ACTK_GT_FAST_C2 0x1.ebf9bap-3f

@@ -43,6 +43,11 @@ GELU_V = LN2 + 2.0 ** -10
 GT_F = 0.5 + 2.0 ** -9
 
 
+def mlit(v):
+    """A float literal for a #define: negative ones parenthesised."""
+    return '(%s)' % lit(v) if v < 0 else lit(v)
+
+
 def poly_fit(target, lo, hi, deg, m=3000):
     """P(v) = 1 + v (C1 + v (C2 + ... + v Cdeg)) ~ target(v), relative."""
     c, _ = fit(target, lo, hi, list(range(1, deg + 1)), rel=True, fixed=lambda x: np.ones_like(x),
@@ -63,7 +68,7 @@ def exp_floor_coeffs():
            'relative error 2^%.1f, %.2f ulp below e^r at ln2 */\n'
            % (EXP_DEG, np.log2(np.abs(rel).max()), rel[-1] * 2 ** 23)]
     for k, v in enumerate(c):
-        out.append('#define ACTK_FEXP_C%d %s\n' % (k + 1, lit(v)))
+        out.append('#define ACTK_FEXP_C%d %s\n' % (k + 1, mlit(v)))
     return ''.join(out)
 
 
@@ -74,7 +79,7 @@ def exp_round_coeffs():
     out = ['/* e^-q ~ 1 + q (C1 + q (C2 + ... + q C%d)) on |q| <= ln2/2 (silu, swish, quick_gelu, '
            'round to nearest): relative error 2^%.1f */\n' % (EXP_DEG, np.log2(np.abs(rel).max()))]
     for k, v in enumerate(c):
-        out.append('#define ACTK_FEXPR_C%d %s\n' % (k + 1, lit(v)))
+        out.append('#define ACTK_FEXPR_C%d %s\n' % (k + 1, mlit(v)))
     return ''.join(out)
 
 
@@ -89,7 +94,7 @@ def tanh_coeffs():
     out = ['/* -expm1(-2r)/2 ~ r + r^2 (Q0 + r (Q1 + r (Q2 + r Q3))) on |r| <= ln2/4 (tanh): '
            'relative error 2^%.1f */\n' % np.log2(e)]
     for k, v in enumerate(c):
-        out.append('#define ACTK_FTANH_Q%d %s\n' % (k, lit(v)))
+        out.append('#define ACTK_FTANH_Q%d %s\n' % (k, mlit(v)))
     return ''.join(out)
 
 
@@ -235,12 +240,12 @@ def gelu_coeffs():
            % (GELU_T, np.log2(ef), np.log2(np.abs(rel).max()))]
     out.append('#define ACTK_GELU_FAST_T %sf\n' % repr(GELU_T))
     for k, v in enumerate(pf):
-        out.append('#define ACTK_GELU_FAST_P%d %s\n' % (k, lit(v)))
+        out.append('#define ACTK_GELU_FAST_P%d %s\n' % (k, mlit(v)))
     assert qf[0] == 1.0
     for k, v in enumerate(qf[1:]):
-        out.append('#define ACTK_GELU_FAST_R%d %s\n' % (k + 1, lit(v)))
+        out.append('#define ACTK_GELU_FAST_R%d %s\n' % (k + 1, mlit(v)))
     for k, v in enumerate(c):
-        out.append('#define ACTK_GELU_FAST_C%d %s\n' % (k + 1, lit(v)))
+        out.append('#define ACTK_GELU_FAST_C%d %s\n' % (k + 1, mlit(v)))
     return ''.join(out)
 
 
@@ -260,9 +265,9 @@ def gelu_tanh_coeffs():
            'D3L; 2^f ~ 1 + f (C1 + ... + f C5) on |f| <= 1/2: relative error 2^%.1f */\n'
            % np.log2(np.abs(rel).max())]
     for name, v in (('D1H', d1h), ('D1L', d1l), ('D3H', d3h), ('D3L', d3l)):
-        out.append('#define ACTK_GT_FAST_%s %s\n' % (name, lit(v)))
+        out.append('#define ACTK_GT_FAST_%s %s\n' % (name, mlit(v)))
     for k, v in enumerate(c):
-        out.append('#define ACTK_GT_FAST_C%d %s\n' % (k + 1, lit(v)))
+        out.append('#define ACTK_GT_FAST_C%d %s\n' % (k + 1, mlit(v)))
     return ''.join(out)
 
 
