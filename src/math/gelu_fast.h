@@ -4,7 +4,8 @@
  * accurate tier (NaN kept, +Inf -> +Inf, -Inf -> -0, +-0 -> +-0).
  *
  * The accurate tier's form (gelu.h): with t = |x|, T = t Q(t) = K(t) e^(-t^2/2), Q the upper
- * normal tail, gelu = max(0, x) - T (max(+0, x) keeps -0 and NaN): 1 + erf is never formed.
+ * normal tail, gelu = max(-0, x) - T (-0 for x < 0, so -T keeps its sign where T underflows;
+ * x for x > 0; +-0 and NaN kept): 1 + erf is never formed.
  * K(t) = t P(t) / R(t), one rational of degree 3 over 4 on [0, 9] (coeffs_fast.h: relative
  * 2^-22.2; no table, and the division is one operation), e^(-t^2/2) = 2^n P5(v) with t^2 split
  * exactly (fl(t^2) alone would cost 2^-19 at t = 9), v = t^2 + 2 n ln2 = -2r, |v| <= ln2.
@@ -36,7 +37,7 @@ ACTK_INLINE vf gelu_fast_v(vf x) {
                         t, vf_splat(ACTK_GELU_FAST_R1)),
                  t, vf_splat(1.0f));
   vf tq = vf_ldexp(vf_div(vf_mul(vf_mul(t, kp), p), kr), n, tt);
-  vf y = vf_sub(vf_max(vf_splat(0.0f), x), tq);
+  vf y = vf_sub(vf_max(vf_splat(-0.0f), x), tq);
   vm fast = vm_ge(x, vf_splat(-ACTK_GELU_FAST_T));
   if (vm_all(fast)) return y;
   return vf_select(fast, y, gelu_v(x));
