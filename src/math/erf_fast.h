@@ -1,4 +1,4 @@
-/* erf(x), fast tier: relative error <= 2^-18 (README has the measured maximum), monotone.
+/* erf(x), fast tier: relative error 2^-19.84 over all floats (bound 2^-18), monotone.
  * Domain: every float; |x| clamped at ACTK_ERF_FAST_SAT (3.4544), the first float where the
  * result is 1 (the limit; 1 - erf there is 2^-19.9). Special values: those of the accurate tier:
  * odd (computed on |x|, sign copied back, so +-0 -> +-0), +-Inf -> +-1, NaN -> the same NaN.

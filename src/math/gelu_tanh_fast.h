@@ -1,5 +1,5 @@
 /* gelu_tanh(x) = x sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3), fast tier.
- * Max relative error <= 2^-18 over all floats (README has the measured maximum).
+ * Relative error 2^-20.58 over all floats (bound 2^-18).
  * Domain: every float; lanes below x = -10 (2u < -87) and NaN take the accurate kernel; past
  * x = 10 the exponential's argument is clamped (the result is x). Special values: those of the
  * accurate tier (NaN kept, +Inf -> +Inf, -Inf -> -0, -0 -> -0).

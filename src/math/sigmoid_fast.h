@@ -1,5 +1,6 @@
 /* sigmoid(x), swish(x, alpha) = x sigmoid(alpha x), fast tier.
- * Max relative error: see README (<= 2^-18 over all floats, every arm); sigmoid monotone.
+ * Relative error over all floats 2^-20.85 (sigmoid, monotone), 2^-21.14 (silu), 2^-19.63
+ * (quick_gelu); bound 2^-18.
  * Domain: every float; lanes with alpha x below -87 (-24 for swish with alpha != 1), NaN among
  * them, take the accurate kernel. Special values: those of the accurate tier (sigmoid.h).
  *
