@@ -2,100 +2,77 @@
 #ifndef ACTK_MATH_COEFFS_FAST_H
 #define ACTK_MATH_COEFFS_FAST_H
 
-/* e^r ~ 1 + r (C1 + r (C2 + ... + r C5)) on [0, ln2]: relative error 2^-22.2, -1.69 ulp below e^r
- * at ln2 */
+/* e^r ~ 1 + r (C1 + r (C2 + ... + r C5)) on [0, ln2] (sigmoid, floor reduction): relative error
+ * 2^-22.2, -1.69 ulp below e^r at ln2 */
 #define ACTK_FEXP_C1 0x1.000062p+0f
 #define ACTK_FEXP_C2 0x1.ffdde2p-2f
 #define ACTK_FEXP_C3 0x1.5728dep-3f
 #define ACTK_FEXP_C4 0x1.3ff32cp-5f
 #define ACTK_FEXP_C5 0x1.7e80fep-7f
-/* tanh(a), a in [0, 7]: 8 intervals between the roots of a (1.8 + -0.094 a) = k
- * (0.573 1.184 1.844 2.566 3.371 4.298 5.427), degree 6; fit errors (relative, of the ramped target
- * on the last) 2^-21.8 -23.4 -24.9 -27.7 -26.0 -26.2 -25.6 -25.5; 1 past 7 (relative error 1.7e-06)
- */
-#define ACTK_TANH_FAST_A 1.8f
-#define ACTK_TANH_FAST_B -0.094f
-#define ACTK_TANH_FAST_SAT 7.0f
-static const float actk_tanh_fast_center[8] = {0.0f,           0x1.2536a8p-1f, 0x1.2f327ep+0f,
-                                               0x1.d823d8p+0f, 0x1.4875e8p+1f, 0x1.af87acp+1f,
-                                               0x1.131326p+2f, 0x1.5b5244p+2f};
-static const float actk_tanh_fast_c0[8] = {0x1p+100f,      0x1.08df1p-1f,  0x1.a85b7cp-1f,
-                                           0x1.e7047ep-1f, 0x1.f9fd86p-1f, 0x1.fecb32p-1f,
-                                           0x1.ffcf96p-1f, 0x1.fffaf6p-1f};
-static const float actk_tanh_fast_w0[8] = {0x1.1d1a42p-21f, 0x1.76f914p-1f, 0x1.409198p-2f,
-                                           0x1.85f776p-4f,  0x1.7e5c08p-6f, 0x1.3470c8p-8f,
-                                           0x1.833e88p-11f, 0x1.43029ep-14f};
-static const float actk_tanh_fast_w1[8] = {-0x1.5a1b82p-15f, -0x1.83d2ecp-2f, -0x1.09c7dep-2f,
-                                           -0x1.72f5d4p-4f,  -0x1.79c288p-6f, -0x1.33eacep-8f,
-                                           -0x1.81078cp-11f, -0x1.36fe5ep-14f};
-static const float actk_tanh_fast_w2[8] = {-0x1.54624ap-2f, -0x1.98e198p-5f, 0x1.c8db7ep-4f,
-                                           0x1.be3b3cp-5f,  0x1.e9b3f4p-7f,  0x1.9a0306p-9f,
-                                           0x1.e83bb4p-12f, 0x1.5d5ad8p-15f};
-static const float actk_tanh_fast_w3[8] = {-0x1.045e8ep-7f,  0x1.4a96cep-3f,  -0x1.29a89cp-7f,
-                                           -0x1.67196ep-6f,  -0x1.c450ep-8f,  -0x1.96c87ep-10f,
-                                           -0x1.847226p-13f, -0x1.49c6aep-17f};
-static const float actk_tanh_fast_w4[8] = {0x1.528674p-3f,  -0x1.36cbf8p-4f, -0x1.113aa6p-6f,
-                                           0x1.66d672p-8f,  0x1.1b34fep-9f,  0x1.283a48p-11f,
-                                           0x1.19ac66p-15f, -0x1.bc1798p-20f};
-static const float actk_tanh_fast_w5[8] = {-0x1.03cbf4p-4f,  0x1.5653aep-7f,   0x1.cae0a4p-8f,
-                                           -0x1.44a556p-11f, -0x1.677bd2p-12f, -0x1.da27bp-14f,
-                                           0x1.006786p-20f,  0x1.0a7654p-20f};
-/* erf(a), a in [0, 3.5]: 8 intervals between the roots of a (3 + -0.21 a) = k (0.341
- * 0.701 1.082 1.488 1.926 2.405 2.937), degree 5; fit errors (relative, of the ramped target on the
- * last) 2^-22.0 -23.0 -25.6 -23.6 -24.5 -25.6 -25.1 -26.7; 1 past 3.5 (relative error 7.4e-07) */
-#define ACTK_ERF_FAST_A 3.0f
-#define ACTK_ERF_FAST_B -0.21f
-#define ACTK_ERF_FAST_SAT 3.5f
-static const float actk_erf_fast_center[8] = {0.0f,           0x1.0ae5c6p-1f, 0x1.c87396p-1f,
-                                              0x1.49013ep+0f, 0x1.b51a24p+0f, 0x1.153396p+1f,
-                                              0x1.55e49ep+1f, 0x1.9bfc04p+1f};
-static const float actk_erf_fast_c0[8] = {0x1p+100f,      0x1.13f84ap-1f, 0x1.95d146p-1f,
-                                          0x1.dc99dcp-1f, 0x1.f7efb2p-1f, 0x1.fee078p-1f,
-                                          0x1.ffeb3ap-1f, 0x1.ffff58p-1f};
-static const float actk_erf_fast_w0[8] = {0x1.06eba8p-3f, 0x1.b843p-1f,   0x1.04f2acp-1f,
-                                          0x1.bb1128p-3f, 0x1.f4e036p-5f, 0x1.53a5dep-7f,
-                                          0x1.d7229p-11f, 0x1.3722fcp-15f};
-static const float actk_erf_fast_w1[8] = {0x1.1a5f02p-15f, -0x1.caf9a8p-2f, -0x1.d144bap-2f,
-                                          -0x1.1cbd64p-2f, -0x1.abacdap-4f, -0x1.6fc4fep-6f,
-                                          -0x1.3a1232p-9f, -0x1.d10924p-14f};
-static const float actk_erf_fast_w2[8] = {-0x1.81e98p-2f, -0x1.0c204p-3f, 0x1.9a1e6p-4f,
-                                          0x1.542becp-3f, 0x1.93584cp-4f, 0x1.da80c2p-6f,
-                                          0x1.04afep-8f,  0x1.ea260cp-13f};
-static const float actk_erf_fast_w3[8] = {0x1.584532p-8f,  0x1.72efa2p-3f,  0x1.b3956ep-4f,
-                                          -0x1.9967bep-7f, -0x1.8ce04ep-5f, -0x1.89efa4p-6f,
-                                          -0x1.36998p-8f,  -0x1.8305b2p-12f};
-static const float actk_erf_fast_w4[8] = {0x1.99257p-4f,   0x1.77f6b6p-9f, -0x1.11174ap-4f,
-                                          -0x1.5b3d04p-5f, 0x1.c6dc8ap-9f, 0x1.83a27p-7f,
-                                          0x1.e2d926p-9f,  0x1.a21c1cp-12f};
-/* K(t) = t Q(t) e^(t^2/2), t in [0, 9]: 8 intervals between the roots of t (1.77 + -0.0982 t) = k
- * (0.584 1.211 1.894 2.649 3.507 4.527 5.860), degree 6; relative errors 2^-21.9 -25.2 -24.5 -28.5
- * -27.9 -26.3 -25.1 -25.2 */
-#define ACTK_GELU_FAST_A 1.77f
-#define ACTK_GELU_FAST_B -0.0982f
+/* e^-q ~ 1 + q (C1 + q (C2 + ... + q C5)) on |q| <= ln2/2 (silu, swish, quick_gelu, round to
+ * nearest): relative error 2^-23.4 */
+#define ACTK_FEXPR_C1 (-0x1.fffff6p-1f)
+#define ACTK_FEXPR_C2 0x1.fffdc4p-2f
+#define ACTK_FEXPR_C3 (-0x1.555a7ep-3f)
+#define ACTK_FEXPR_C4 0x1.573ae8p-5f
+#define ACTK_FEXPR_C5 (-0x1.0fa18p-7f)
+/* -expm1(-2r)/2 ~ r + r^2 (Q0 + r (Q1 + r (Q2 + r Q3))) on |r| <= ln2/4 (tanh): relative error
+ * 2^-21.1 */
+#define ACTK_FTANH_Q0 (-0x1.fffe7p-1f)
+#define ACTK_FTANH_Q1 0x1.555632p-1f
+#define ACTK_FTANH_Q2 (-0x1.5704ep-2f)
+#define ACTK_FTANH_Q3 0x1.1138aep-3f
+/* erf(a): k = round(2 a), s = 2 a - k, y = V + s W(s), W of degree 4 in s (8 intervals of 1/2);
+ * interval 0 V = s (W = erf(a)/s - 1), the others V = c0; fit errors (relative) 2^-24.6 -19.9 -24.0
+ * -22.3 -25.4 -25.1 -25.4 -25.0; c0 raised by 0 9 10 7 7 8 4 ulp where the index steps; the clamp
+ * ACTK_ERF_FAST_SAT is the first float where the result is 1 (1 - erf there: 2^-19.9) */
+#define ACTK_ERF_FAST_A 2.0f
+#define ACTK_ERF_FAST_SAT 0x1.ba29fcp+1f
+static const float actk_erf_fast_c0[8] = {0.0f,           0x1.0a7ef6p-1f, 0x1.af768cp-1f,
+                                          0x1.eea56ap-1f, 0x1.fd9afp-1f,  0x1.ffcab6p-1f,
+                                          0x1.fffd2ap-1f, 0x1.000008p+0f};
+static const float actk_erf_fast_w0[8] = {-0x1.be4516p-2f, 0x1.c1f04p-2f,  0x1.a9120ap-3f,
+                                          0x1.e7232cp-5f,  0x1.529bap-7f,  0x1.1d8316p-10f,
+                                          0x1.2408eap-14f, 0x1.7de39cp-19f};
+static const float actk_erf_fast_w1[8] = {0x1.5ab12ap-20f,  -0x1.c1d9bep-4f, -0x1.a91388p-4f,
+                                          -0x1.6d6c98p-5f,  -0x1.52a38p-7f,  -0x1.646754p-10f,
+                                          -0x1.b1a87ap-14f, -0x1.94c16cp-15f};
+static const float actk_erf_fast_w2[8] = {-0x1.8156fap-5f, -0x1.2c7a4p-6f,  0x1.1b44ep-6f,
+                                          0x1.1c37c2p-6f,  0x1.8b1634p-8f,  0x1.1199e6p-10f,
+                                          0x1.9d658ap-14f, -0x1.09398ap-12f};
+static const float actk_erf_fast_w3[8] = {0x1.f4d5c8p-14f,  0x1.6e0e54p-7f,  0x1.1cdc12p-8f,
+                                          -0x1.5f5a82p-9f,  -0x1.1966acp-9f, -0x1.23f1f4p-11f,
+                                          -0x1.2f75c2p-14f, -0x1.343e4ep-11f};
+static const float actk_erf_fast_w4[8] = {0x1.b2afdp-9f,    0x1.686ea6p-12f, -0x1.14623p-9f,
+                                          -0x1.fc612ap-12f, 0x1.a31fap-12f,  0x1.934552p-13f,
+                                          0x1.137bcep-15f,  -0x1.e0ca38p-12f};
+/* gelu: K(t)/t = Q(t) e^(t^2/2) ~ P(t)/R(t) on [0, 9], P = P0 + ... + P3 t^3, R = 1 + R1 t + ... +
+ * R4 t^4: relative error 2^-22.2 (float coefficients); e^(-v/2) ~ 1 + v (C1 + ... + v C5) on |v| <=
+ * ln2: relative error 2^-23.4 */
 #define ACTK_GELU_FAST_T 9.0f
-static const float actk_gelu_fast_center[8] = {0.0f,           0x1.cb94dep-1f, 0x1.8d7994p+0f,
-                                               0x1.22c3e4p+1f, 0x1.8a0652p+1f, 0x1.01168ap+2f,
-                                               0x1.4c5ec8p+2f, 0x1.db8472p+2f};
-static const float actk_gelu_fast_c0[8] = {0.0f,           0x1.fbf7ap-3f,  0x1.3fc4aep-2f,
-                                           0x1.62c1b8p-2f, 0x1.76b78ep-2f, 0x1.82dd92p-2f,
-                                           0x1.8acdd4p-2f, 0x1.917c8cp-2f};
-static const float actk_gelu_fast_w0[8] = {0x1.fffff8p-2f, 0x1.207af4p-3f, 0x1.10a13cp-4f,
-                                           0x1.106328p-5f, 0x1.1ae5a2p-6f, 0x1.2aab3ep-7f,
-                                           0x1.33a712p-8f, 0x1.ccfe7cp-10f};
-static const float actk_gelu_fast_w1[8] = {-0x1.988072p-2f,  -0x1.673076p-4f, -0x1.1eb568p-5f,
-                                           -0x1.e2d0b2p-7f,  -0x1.a57e0cp-8f, -0x1.73e8e8p-9f,
-                                           -0x1.3b27a4p-10f, -0x1.5cec22p-12f};
-static const float actk_gelu_fast_w2[8] = {0x1.ff65e4p-3f,  0x1.69f648p-5f, 0x1.f0fc8cp-7f,
-                                           0x1.6653f4p-8f,  0x1.0a9284p-9f, 0x1.8d987ep-11f,
-                                           0x1.17b7f2p-12f, 0x1.cdb0bap-15f};
-static const float actk_gelu_fast_w3[8] = {-0x1.0be438p-3f,  -0x1.3c3e38p-6f,  -0x1.7842bep-8f,
-                                           -0x1.d9496p-10f,  -0x1.2fe4f6p-11f, -0x1.7c27d2p-13f,
-                                           -0x1.b2604cp-15f, -0x1.1ab8fcp-17f};
-static const float actk_gelu_fast_w4[8] = {0x1.c27a74p-5f,  0x1.fad436p-8f, 0x1.095ceap-9f,
-                                           0x1.23f066p-11f, 0x1.43941p-13f, 0x1.61ca88p-15f,
-                                           0x1.610878p-17f, 0x1.6504ep-20f};
-static const float actk_gelu_fast_w5[8] = {-0x1.c2cb2ep-7f,  -0x1.73ed64p-9f,  -0x1.b79a98p-11f,
-                                           -0x1.4bedf6p-13f, -0x1.26a3d4p-15f, -0x1.0b92cap-16f,
-                                           -0x1.71189ap-18f, -0x1.945e22p-23f};
+#define ACTK_GELU_FAST_P0 0x1.fffffap-2f
+#define ACTK_GELU_FAST_P1 0x1.654c5cp-2f
+#define ACTK_GELU_FAST_P2 0x1.cb83b4p-4f
+#define ACTK_GELU_FAST_P3 0x1.f6bc94p-7f
+#define ACTK_GELU_FAST_R1 0x1.7ee7bep+0f
+#define ACTK_GELU_FAST_R2 0x1.d5f282p-1f
+#define ACTK_GELU_FAST_R3 0x1.1f9bf6p-2f
+#define ACTK_GELU_FAST_R4 0x1.3b211ap-5f
+#define ACTK_GELU_FAST_C1 (-0x1.fffff6p-2f)
+#define ACTK_GELU_FAST_C2 0x1.fffdc2p-4f
+#define ACTK_GELU_FAST_C3 (-0x1.555a7ep-6f)
+#define ACTK_GELU_FAST_C4 0x1.573bb4p-9f
+#define ACTK_GELU_FAST_C5 (-0x1.0fa24p-12f)
+/* gelu_tanh: -2u log2(e) = x (D1 + D3 x^2), D1 = D1H + D1L (D1H of 8 bits), D3 = D3H + D3L; 2^f ~ 1
+ * + f (C1 + ... + f C5) on |f| <= 1/2: relative error 2^-23.3 */
+#define ACTK_GT_FAST_D1H (-0x1.26p+1f)
+#define ACTK_GT_FAST_D1L (-0x1.5d8438p-8f)
+#define ACTK_GT_FAST_D3H (-0x1.a5a7dp-4f)
+#define ACTK_GT_FAST_D3L 0x1.151aaep-29f
+#define ACTK_GT_FAST_C1 0x1.62e428p-1f
+#define ACTK_GT_FAST_C2 0x1.ebf9bap-3f
+#define ACTK_GT_FAST_C3 0x1.c6b80ep-5f
+#define ACTK_GT_FAST_C4 0x1.3cec0ep-7f
+#define ACTK_GT_FAST_C5 0x1.5b845cp-10f
 
 #endif

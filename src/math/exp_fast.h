@@ -1,13 +1,15 @@
-/* e^-x for the fast tier: relative error 2^-22.2 (the polynomial) + n 2^-28.5 (ln2 as one
- * float), and monotone: it never rises as x rises.
- * Domain: callers keep -x/ln2 within [-126, 127.9] (x in [-88.6, 87.3]); no special values
- * (NaN and infinities are kept off this path by its callers).
+/* e^-x for the fast tier: relative error 2^-22.2 (floor form, monotone: never rises as x rises)
+ * or 2^-23.4 (nearest form), plus n 2^-28.5 from ln2 as one float (coeffs_fast.h).
+ * Domain: callers keep n within [-126, 127] (x in [-87.3, 87.3]); no special values (NaN and
+ * infinities are kept off this path by its callers).
  *
- * e^-x = 2^n P(r), n = floor(-x / ln2) and r = -x - n ln2 in [0, ln2] (up to rounding). The
- * floor rather than the nearest integer puts r >= 0, where P's Horner steps (all terms >= 0)
- * are each monotone; P (coeffs_fast.h) sits a little below e^r at ln2, so where n steps up
- * 2^(n-1) P(ln2^-) stays below 2^n P(0^+). n comes from the add-magic trick with the -1/2 of
- * the floor folded into the fma: t = fl(-x log2e - 1/2) + 1.5 2^23 holds n in its low bits. */
+ * e^-x = 2^n P(r), n from the add-magic trick (t = fl(v) + 1.5 2^23 holds n in its low bits),
+ * r = -x - n ln2 by one fma, 2^n by vf_ldexp_exact (one VSCALEFPS on AVX-512, t's bits elsewhere).
+ * Floor form (exp_fast_neg, for sigmoid): n = floor(-x / ln2) with the -1/2 of the floor in the
+ * first fma, so r in [0, ln2] and every Horner step of P (all terms >= 0) is monotone; P sits a
+ * little below e^r at ln2, so where n steps up 2^(n-1) P(ln2^-) stays below 2^n P(0^+).
+ * Nearest form (exp_fast_neg_round): n = round(-x / ln2), |r| <= ln2/2, one addition fewer;
+ * not monotone near x = 0 (P's rounding steps oppose r there), so only non-monotone ops use it. */
 #ifndef ACTK_MATH_EXP_FAST_H
 #define ACTK_MATH_EXP_FAST_H
 
@@ -15,42 +17,44 @@
 #include "exp_core.h"
 
 typedef struct {
-  vf p; /* e^r, in [1, 2] */
+  vf p; /* e^r */
+  vf n; /* n, an integer-valued float */
   vf t; /* n + ACTK_ROUND_MAGIC */
 } exp_fast;
 
-/* P(r) for r = -q, q in [-ln2, 0] (q = x + n ln2): every step c - q w = c + r w. */
-ACTK_INLINE vf exp_fast_poly_neg(vf q) {
-  vf w = vf_fnma(q, vf_splat(ACTK_FEXP_C5), vf_splat(ACTK_FEXP_C4));
-  w = vf_fnma(q, w, vf_splat(ACTK_FEXP_C3));
-  w = vf_fnma(q, w, vf_splat(ACTK_FEXP_C2));
-  w = vf_fnma(q, w, vf_splat(ACTK_FEXP_C1));
-  return vf_fnma(q, w, vf_splat(1.0f));
-}
-
-/* e^-x = 2^n p. */
+/* e^-x = 2^n p, floor form: P(r) for r = -q, q = x + n ln2 in [-ln2, 0]: each step c - q w. */
 ACTK_INLINE exp_fast exp_fast_neg(vf x) {
   const vf magic = vf_splat(ACTK_ROUND_MAGIC);
   exp_fast e;
   e.t = vf_add(vf_fma(x, vf_splat(-ACTK_LOG2E), vf_splat(-0.5f)), magic);
-  vf n = vf_sub(e.t, magic);
-  e.p = exp_fast_poly_neg(vf_fma(n, vf_splat(ACTK_LN2_F), x));
+  e.n = vf_sub(e.t, magic);
+  vf q = vf_fma(e.n, vf_splat(ACTK_LN2_F), x);
+  vf w = vf_fnma(q, vf_splat(ACTK_FEXP_C5), vf_splat(ACTK_FEXP_C4));
+  w = vf_fnma(q, w, vf_splat(ACTK_FEXP_C3));
+  w = vf_fnma(q, w, vf_splat(ACTK_FEXP_C2));
+  w = vf_fnma(q, w, vf_splat(ACTK_FEXP_C1));
+  e.p = vf_fnma(q, w, vf_splat(1.0f));
   return e;
 }
 
-/* e^-(x - xsub) for a pair (xsub small beside x, the low part to subtract). */
-ACTK_INLINE exp_fast exp_fast_neg_pair(vf x, vf xsub) {
+/* e^-x = 2^n p, nearest form: p = P(q), q = x + n ln2 in [-ln2/2, ln2/2], P ~ e^-q. */
+ACTK_INLINE exp_fast exp_fast_neg_round(vf x) {
   const vf magic = vf_splat(ACTK_ROUND_MAGIC);
   exp_fast e;
-  e.t = vf_add(vf_fma(x, vf_splat(-ACTK_LOG2E), vf_splat(-0.5f)), magic);
-  vf n = vf_sub(e.t, magic);
-  e.p = exp_fast_poly_neg(vf_sub(vf_fma(n, vf_splat(ACTK_LN2_F), x), xsub));
+  e.t = vf_fma(x, vf_splat(-ACTK_LOG2E), magic);
+  e.n = vf_sub(e.t, magic);
+  vf q = vf_fma(e.n, vf_splat(ACTK_LN2_F), x);
+  vf w = vf_fma(vf_splat(ACTK_FEXPR_C5), q, vf_splat(ACTK_FEXPR_C4));
+  w = vf_fma(w, q, vf_splat(ACTK_FEXPR_C3));
+  w = vf_fma(w, q, vf_splat(ACTK_FEXPR_C2));
+  w = vf_fma(w, q, vf_splat(ACTK_FEXPR_C1));
+  e.p = vf_fma(w, q, vf_splat(1.0f));
   return e;
 }
 
-/* 2^n (n in [-126, 127]). */
-ACTK_INLINE vf exp_fast_scale(const exp_fast *e) {
-  return vi_bits(vi_add(vi_sll(vf_bits(e->t), 23), vf_bits(vf_splat(1.0f))));
+/* 2^n p + c: p 2^n is exact (a normal float), so one rounding on every implementation. */
+ACTK_INLINE vf exp_fast_fma(const exp_fast *e, vf c) {
+  return vf_fma(vf_ldexp_exact(vf_splat(1.0f), e->n, e->t), e->p, c);
 }
 
 #endif

@@ -1,38 +1,43 @@
-/* gelu(x) = x Phi(x), fast tier: relative error <= 2^-18 over all floats (README has the
- * measured maximum). Domain: every float; |x| clamped at 9 (past it the result is x, or the
+/* gelu(x) = x Phi(x), fast tier: relative error 2^-20.52 over all floats (bound 2^-18).
+ * Domain: every float; |x| clamped at 9 (past it the result is x, or the
  * accurate kernel's for x < -9, rare in activations, and NaN). Special values: those of the
  * accurate tier (NaN kept, +Inf -> +Inf, -Inf -> -0, +-0 -> +-0).
  *
  * The accurate tier's form (gelu.h): with t = |x|, T = t Q(t) = K(t) e^(-t^2/2), Q the upper
- * normal tail, gelu = x - T (x > 0) or -T (x < 0): 1 + erf is never formed. K is a piecewise
- * polynomial of degree 6 on 8 intervals between the roots of t (A + B t) = k (coeffs_fast.h;
- * the first y = t W(t), keeping its relative accuracy to t -> 0), e^(-t^2/2) is exp_fast with
- * t^2 split exactly (fl(t^2) alone would cost 2^-19 at t = 9). */
+ * normal tail, gelu = max(-0, x) - T (-0 for x < 0, so -T keeps its sign where T underflows;
+ * x for x > 0; +-0 and NaN kept): 1 + erf is never formed.
+ * K(t) = t P(t) / R(t), one rational of degree 3 over 4 on [0, 9] (coeffs_fast.h: relative
+ * 2^-22.2; no table, and the division is one operation), e^(-t^2/2) = 2^n P5(v) with t^2 split
+ * exactly (fl(t^2) alone would cost 2^-19 at t = 9), v = t^2 + 2 n ln2 = -2r, |v| <= ln2.
+ * T = t P p / R 2^n with one rounding per operation, about 2^-21 in all. */
 #ifndef ACTK_MATH_GELU_FAST_H
 #define ACTK_MATH_GELU_FAST_H
 
-#include "exp_fast.h"
+#include "coeffs_fast.h"
 #include "gelu.h"
 
 ACTK_INLINE vf gelu_fast_v(vf x) {
-  const vf sign = vf_splat(-0.0f), half = vf_splat(0.5f);
+  const vf sign = vf_splat(-0.0f), magic = vf_splat(ACTK_ROUND_MAGIC);
   vf t = vf_min(vf_splat(ACTK_GELU_FAST_T), vf_andnot(sign, x)); /* NaN: not a fast lane */
-  vf t2h = vf_mul(t, t);
-  vf t2s = vf_fnma(t, t, t2h); /* t2h - t^2, exact */
-  exp_fast e = exp_fast_neg_pair(vf_mul(half, t2h), vf_mul(half, t2s));
-  vf g = vf_fma(vf_fma(t, vf_splat(ACTK_GELU_FAST_B), vf_splat(ACTK_GELU_FAST_A)), t,
-                vf_splat(-0x1p-8f));
-  vi k = vf_to_vi_trunc(g);
-  vf s = vf_sub(t, vf_lookup8(actk_gelu_fast_center, k));
-  vf w = vf_fma(vf_lookup8(actk_gelu_fast_w5, k), s, vf_lookup8(actk_gelu_fast_w4, k));
-  w = vf_fma(w, s, vf_lookup8(actk_gelu_fast_w3, k));
-  w = vf_fma(w, s, vf_lookup8(actk_gelu_fast_w2, k));
-  w = vf_fma(w, s, vf_lookup8(actk_gelu_fast_w1, k));
-  w = vf_fma(w, s, vf_lookup8(actk_gelu_fast_w0, k));
-  vf kt = vf_fma(s, w, vf_lookup8(actk_gelu_fast_c0, k));
-  vf tq = vf_mul(vf_mul(kt, e.p), exp_fast_scale(&e));
-  /* -T keeps gelu(-0) = -0 */
-  vf y = vf_select_sign(x, vf_xor(tq, sign), vf_sub(x, tq));
+  vf th = vf_mul(t, t);
+  vf tl = vf_fms(t, t, th); /* t^2 - th, exact */
+  vf tt = vf_fma(th, vf_splat(-0.5f * ACTK_LOG2E), magic);
+  vf n = vf_sub(tt, magic); /* round(-t^2 / (2 ln2)) */
+  vf v = vf_add(vf_fma(n, vf_splat(2.0f * ACTK_LN2_F), th), tl);
+  vf p = vf_fma(vf_splat(ACTK_GELU_FAST_C5), v, vf_splat(ACTK_GELU_FAST_C4));
+  p = vf_fma(p, v, vf_splat(ACTK_GELU_FAST_C3));
+  p = vf_fma(p, v, vf_splat(ACTK_GELU_FAST_C2));
+  p = vf_fma(p, v, vf_splat(ACTK_GELU_FAST_C1));
+  p = vf_fma(p, v, vf_splat(1.0f)); /* e^(-v/2) */
+  vf kp = vf_fma(vf_fma(vf_fma(vf_splat(ACTK_GELU_FAST_P3), t, vf_splat(ACTK_GELU_FAST_P2)), t,
+                        vf_splat(ACTK_GELU_FAST_P1)),
+                 t, vf_splat(ACTK_GELU_FAST_P0));
+  vf kr = vf_fma(vf_fma(vf_fma(vf_fma(vf_splat(ACTK_GELU_FAST_R4), t, vf_splat(ACTK_GELU_FAST_R3)),
+                               t, vf_splat(ACTK_GELU_FAST_R2)),
+                        t, vf_splat(ACTK_GELU_FAST_R1)),
+                 t, vf_splat(1.0f));
+  vf tq = vf_ldexp(vf_div(vf_mul(vf_mul(t, kp), p), kr), n, tt);
+  vf y = vf_sub(vf_max(vf_splat(-0.0f), x), tq);
   vm fast = vm_ge(x, vf_splat(-ACTK_GELU_FAST_T));
   if (vm_all(fast)) return y;
   return vf_select(fast, y, gelu_v(x));

@@ -1,38 +1,35 @@
-/* tanh(x), fast tier: relative error <= 2^-18 (README has the measured maximum), monotone.
- * Domain: every float; |x| clamped at 7, past which the result is 1 (relative error 2^-19.2).
+/* tanh(x), fast tier: relative error 2^-20.50 over all floats (bound 2^-18), monotone.
+ * Domain: every float; |x| clamped at 9, where the result rounds to 1 (the limit).
  * Special values: those of the accurate tier: odd (computed on |x|, sign copied back, so
- * +-0 -> +-0), +-Inf -> +-1, NaN -> the same NaN quieted.
+ * +-0 -> +-0 and tiny x -> x), +-Inf -> +-1, NaN -> the same NaN quieted.
  *
- * a = |x| in eight intervals between the roots of g(a) = a (A + B a) = k (B < 0: narrow near
- * 0, where tanh(a)/a - 1 is least polynomial, wider out; k = trunc(g - 2^-8) <= 7 up to the
- * clamp), each a degree-6 polynomial about its left end c (coeffs_fast.h): y = V + s W(s),
- * s = a - c.
- * Interval 0: V = a, W = tanh(a)/a - 1 (small, so y keeps its relative accuracy down to
- * subnormal a and the final fma is the only full-size rounding); the others: V = tanh(c) (a
- * float), |s W| small beside it. V = min(table, a) picks a on interval 0 (its entry is 2^100)
- * and the constant elsewhere (tanh(c) < c <= a): one operation. The last polynomial rises to
- * 1 + 2^-23 at the clamp and min(y, 1) holds it at 1 (the limit). No division. */
+ * tanh(a) = m / (2 - m), m = 1 - e^-2a, a = |x|. e^-2a = 2^n e^-2r: n = round(-2a / ln2)
+ * (add-magic), r = a + n ln2/2 by one fma (|r| <= ln2/4; ln2 as one float: n 2^-28.5), and
+ * p = -expm1(-2r)/2 = r + r^2 Q(r) (coeffs_fast.h), Estrin-style (the division waits on it: the
+ * chain's length costs time here). Then m = (1 - 2^n) + 2^(n+1) p in one fma: 1 - 2^n is exact
+ * (0 for small a, where m = 2p = 2a (1 + ...) keeps its relative accuracy down to subnormal a).
+ * m never falls as a rises (p rises with r between the steps of n; the sweep checks the steps)
+ * and m / (2 - m) rises with m, each correctly rounded: tanh never steps down. No table, one
+ * division. */
 #ifndef ACTK_MATH_TANH_FAST_H
 #define ACTK_MATH_TANH_FAST_H
 
 #include "coeffs_fast.h"
-#include "vec_contract.h"
+#include "exp_core.h"
 
 ACTK_INLINE vf tanh_fast_v(vf x) {
-  const vf sign = vf_splat(-0.0f);
-  vf a = vf_andnot(sign, x);
-  vf ac = vf_min(vf_splat(ACTK_TANH_FAST_SAT), a); /* NaN passes */
-  vf g = vf_fma(vf_fma(ac, vf_splat(ACTK_TANH_FAST_B), vf_splat(ACTK_TANH_FAST_A)), ac,
-                vf_splat(-0x1p-8f));
-  vi k = vf_to_vi_trunc(g); /* NaN: INT_MIN, whose low bits pick interval 0 */
-  vf s = vf_sub(ac, vf_lookup8(actk_tanh_fast_center, k));
-  vf w = vf_fma(vf_lookup8(actk_tanh_fast_w5, k), s, vf_lookup8(actk_tanh_fast_w4, k));
-  w = vf_fma(w, s, vf_lookup8(actk_tanh_fast_w3, k));
-  w = vf_fma(w, s, vf_lookup8(actk_tanh_fast_w2, k));
-  w = vf_fma(w, s, vf_lookup8(actk_tanh_fast_w1, k));
-  w = vf_fma(w, s, vf_lookup8(actk_tanh_fast_w0, k));
-  vf v = vf_min(vf_lookup8(actk_tanh_fast_c0, k), ac); /* NaN passes */
-  vf y = vf_min(vf_splat(1.0f), vf_fma(s, w, v));      /* NaN passes */
+  const vf sign = vf_splat(-0.0f), magic = vf_splat(ACTK_ROUND_MAGIC), one = vf_splat(1.0f);
+  vf ac = vf_min(vf_splat(9.0f), vf_andnot(sign, x)); /* NaN passes */
+  vf t = vf_fma(ac, vf_splat(-2.0f * ACTK_LOG2E), magic);
+  vf n = vf_sub(t, magic);
+  vf r = vf_fma(n, vf_splat(0.5f * ACTK_LN2_F), ac);
+  vf r2 = vf_mul(r, r);
+  vf q = vf_fma(vf_fma(vf_splat(ACTK_FTANH_Q3), r, vf_splat(ACTK_FTANH_Q2)), r2,
+                vf_fma(vf_splat(ACTK_FTANH_Q1), r, vf_splat(ACTK_FTANH_Q0)));
+  vf p = vf_fma(r2, q, r);
+  vf s2 = vf_ldexp_exact(vf_splat(2.0f), n, t); /* 2^(n+1) */
+  vf m = vf_fma(s2, p, vf_fnma(vf_splat(0.5f), s2, one));
+  vf y = vf_div(m, vf_sub(vf_splat(2.0f), m));
   return vf_or(y, vf_and(x, sign));
 }
 

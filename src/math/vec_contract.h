@@ -44,6 +44,13 @@
  *                                 sra arithmetic)
  *   vf vf_lookup8(const float t[8], vi k)   t[k & 7] per lane
  *
+ * Powers of two, for n an integer-valued float in [-126, 127] and t = n + ACTK_ROUND_MAGIC
+ * (n in t's low mantissa bits): callers pass both, each implementation takes the cheaper (the
+ * AVX-512 one VSCALEFPS on n; the others build the exponent from t)
+ *   vf vf_ldexp_exact(vf c, vf n, vf t)   c 2^n, exact: c and c 2^n normal floats
+ *   vf vf_ldexp(vf a, vf n, vf t)         a 2^n, rounded once (a subnormal result rounds as
+ *                                 a multiply by the float 2^n rounds it)
+
  * Memory, per element type T of the op registry (src/registry.h: f32 is
  * float). Loads widen T to f32 lanes exactly, stores narrow f32 to T (for
  * f32 both are plain copies of the bits, NaN payloads included). Pointers

@@ -64,6 +64,14 @@ static inline vi vi_sra(vi a, int s) {
 }
 static inline vf vf_lookup8(const float t[8], vi k) { return t[(uint32_t)k & 7u]; }
 
+/* c 2^n and a 2^n as the AVX2 implementation: n from t's low bits added to c's exponent
+ * field; a times the float 2^n. */
+static inline vf vf_ldexp_exact(vf c, vf n, vf t) {
+  (void)n;
+  return vi_bits((vi)(((uint32_t)vf_bits(t) << 23) + (uint32_t)vf_bits(c)));
+}
+static inline vf vf_ldexp(vf a, vf n, vf t) { return a * vf_ldexp_exact(1.0f, n, t); }
+
 /* memcpy: pointers need not be 4-byte aligned (callers from other languages). */
 static inline vf vf_load_f32(const float *p) {
   vf r;

@@ -66,6 +66,18 @@ static inline vf vf_lookup8(const float t[8], vi k) {
   return _mm256_permutevar8x32_ps(_mm256_loadu_ps(t), k);
 }
 
+/* t = n + ACTK_ROUND_MAGIC holds n in its low mantissa bits (two's complement): shifted up,
+ * they are n added to an exponent field. c 2^n (c and the result normal): n added to c's
+ * exponent; a 2^n: a times the float 2^n, rounded once. */
+static inline vf vf_ldexp_exact(vf c, vf n, vf t) {
+  (void)n;
+  return _mm256_castsi256_ps(
+      _mm256_add_epi32(_mm256_slli_epi32(_mm256_castps_si256(t), 23), _mm256_castps_si256(c)));
+}
+static inline vf vf_ldexp(vf a, vf n, vf t) {
+  return _mm256_mul_ps(a, vf_ldexp_exact(_mm256_set1_ps(1.0f), n, t));
+}
+
 /* Lane-count masks for tails: lanes [0, k) set. */
 static inline vi vi_first_lanes(size_t k) {
   static const int32_t ramp[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};

@@ -68,6 +68,17 @@ static inline vf vf_lookup8(const float t[8], vi k) {
   return _mm512_permutexvar_ps(k, _mm512_broadcast_f32x8(_mm256_loadu_ps(t)));
 }
 
+/* c 2^n and a 2^n for an integer-valued float n in [-126, 127] (t = n + ACTK_ROUND_MAGIC is
+ * not needed here): one VSCALEFPS each, rounded once. */
+static inline vf vf_ldexp_exact(vf c, vf n, vf t) {
+  (void)t;
+  return _mm512_scalef_ps(c, n);
+}
+static inline vf vf_ldexp(vf a, vf n, vf t) {
+  (void)t;
+  return _mm512_scalef_ps(a, n);
+}
+
 static inline __mmask16 first_lanes(size_t k) { return (__mmask16)((1u << k) - 1u); }
 static inline vf vf_load_f32(const float *p) { return _mm512_loadu_ps(p); }
 static inline void vf_store_f32(float *p, vf a) { _mm512_storeu_ps(p, a); }

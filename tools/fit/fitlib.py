@@ -68,5 +68,27 @@ def fit(fun, a, b, powers, center=0.0, rel=True, fixed=None, m=4000, err_scale=N
     return coefs, err
 
 
+def ratfit(x, y, m, n, w, iters=100):
+    """min over P (degree m), Q (degree n, Q(0) = 1) of max |w (P/Q - y)| on the points x:
+    linearised weighted least squares (Loeb), reweighted Lawson-style. Returns (p, q, error),
+    p and q lowest degree first, in double."""
+    Q = np.ones_like(x)
+    lam = np.ones_like(x) / len(x)
+    best = None
+    for _ in range(iters):
+        A = np.hstack([np.stack([x ** j for j in range(m + 1)], 1),
+                       -np.stack([y * x ** j for j in range(1, n + 1)], 1)])
+        sw = np.sqrt(lam) * w / np.abs(Q)
+        c, *_ = np.linalg.lstsq(A * sw[:, None], y * sw, rcond=None)
+        p, q = c[:m + 1], np.concatenate([[1.0], c[m + 1:]])
+        P, Q = np.polyval(p[::-1], x), np.polyval(q[::-1], x)
+        e = np.abs(w * (P / Q - y))
+        if best is None or e.max() < best[2]:
+            best = (p, q, e.max())
+        lam = lam * e
+        lam /= lam.sum()
+    return best
+
+
 def hexf(v):
     return float(v).hex()

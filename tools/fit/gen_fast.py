@@ -3,155 +3,275 @@
 
 Run: /usr/bin/python3 tools/fit/gen_fast.py (Debian python3-numpy, python3-mpmath; with
 clang-format on the PATH the output is the committed table byte for byte). The printed fit
-errors are of the float32 polynomials evaluated in double; tools/sweep.c --fast 1 measures what
-the kernels achieve over all floats."""
-import os
+errors are of the float32 coefficients evaluated in double; tools/sweep.c measures what the
+kernels achieve over all floats (build/tools/actk_sweep OP --tier fast)."""
 import numpy as np
 import mpmath as mp
-from fitlib import fit, f32
+from fitlib import fit, f32, ratfit
 from gen_coeffs import lit, vec, mpf_fun, write
 
 mp.mp.dps = 40
 LN2 = float(mp.log(2))
 
-# exp: e^r = 1 + r (c1 + r (c2 + ... + r c5)) on r in [0, ln2] (a floor reduction, so every
-# term is >= 0 and Horner is monotone), fitted to e^r (1 - EXP_BIAS r / ln2): at r -> ln2 the
-# polynomial sits EXP_BIAS below 2 e^0, so 2^(n-1) P(ln2^-) <= 2^n P(0^+) where n steps and e^z
-# never steps down.
+# Every exponential is 2^n P(r) with n from the add-magic trick. Monotone ops (sigmoid) use the
+# floor reduction, r in [0, ln2]: all of P's Horner terms are then >= 0 and each step is
+# monotone; P sits EXP_BIAS below e^r at ln2 so that where n steps, 2^(n-1) P(ln2^-) <= 2^n
+# P(0^+). The others (silu, swish, quick_gelu) round to nearest, |r| <= ln2/2 + 2^-12, one
+# addition fewer.
 EXP_DEG = 5
 EXP_BIAS = 2.0 ** -23
-# tanh and erf: 8 intervals between the roots of g(a) = a (A + B a) = k (B < 0: narrow near 0,
-# wide further out), the last ending at the saturation point SAT, where g < 8 - 2^-8 (so the
-# index needs no clamp). Beyond SAT the result is 1 (relative error 1 - f(SAT)); the last
-# interval's target rises to 1 + 2^-21 at SAT, (a - left)^2-shaped, so that the polynomial
-# reaches 1 there and min(y, 1) holds it. The first interval: y = a + a W(a); the others
-# y = c0 + s W(s): tanh about each interval's left end (c0 = tanh(left end) <= a, so
-# V = min(c0, a) picks the right one), erf about a float near the middle.
-TANH_A, TANH_B, TANH_DEG, TANH_SAT = 1.8, -0.094, 6, 7.0
-ERF_A, ERF_B, ERF_DEG, ERF_SAT = 3.0, -0.21, 5, 3.5
-RAMP_TOP = 1 + 2.0 ** -21
-# gelu: K(t) = t Q(t) e^(t^2/2) (Q the upper normal tail) on [0, GELU_T], 8 intervals between
-# the roots of t (A + B t) = k, degree GELU_DEG: the first y = t W(t) (K(0) = 0, relative
-# accuracy to t -> 0), the others y = c0 + s W(s) about a float near the middle.
-GELU_A, GELU_B, GELU_DEG, GELU_T = 1.77, -0.0982, 6, 9.0
+EXPR_R = LN2 / 2 + 2.0 ** -12
+# tanh: (1 - e^-2a) / (1 + e^-2a) with e^-2a = 2^n e^-2r, p = -expm1(-2r)/2 = r + r^2 Q(r),
+# |r| <= ln2/4 (+ the rounding of the index), Q of degree 3, relative error of p.
+TANH_R = LN2 / 4 + 2.0 ** -17
+TANH_QDEG = 3
+# erf: k = round(ERF_A a), s = ERF_A a - k, degree ERF_DEG in s per interval (8 intervals, the
+# last ends at the clamp). Interval 0: y = s + s W(s) (W = erf(a)/s - 1, relative accuracy to
+# subnormal a); the others y = c0 + s W(s), c0 a float near erf(k / ERF_A). Where the index
+# steps, the kernel's results on ERF_WIN floats each side are compared (in the kernel's own
+# float arithmetic) and c0 of the interval above is raised until they never step down; the last
+# interval's target rises to 1 + 2^-25 at 3.5, and ERF_SAT, the first float where the kernel
+# gives 1, is the clamp.
+ERF_A, ERF_DEG, ERF_TILT = 2.0, 5, 0.0
+ERF_WIN = 256
+ERF_END = 3.5
+# gelu: K(t) = t Q(t) e^(t^2/2) = t P(t) / R(t) on [0, GELU_T], P of degree 3, R of degree 4
+# (R(0) = 1); e^(-v/2) on |v| <= ln2 + 2^-10 (v = t^2 + 2 n ln2), degree 5.
+GELU_T = 9.0
+GELU_V = LN2 + 2.0 ** -10
+# gelu_tanh: 2^f on |f| <= 1/2 + 2^-9 (f = -2u log2(e) - n), degree 5.
+GT_F = 0.5 + 2.0 ** -9
 
 
-def exp_coeffs():
-    def tgt(x):
-        return np.exp(x) * (1 - EXP_BIAS * x / LN2)
-    c, e = fit(tgt, -2.0 ** -12, LN2 + 2.0 ** -12, list(range(1, EXP_DEG + 1)), rel=True,
-               fixed=lambda x: np.ones_like(x), m=3000)
-    x = np.linspace(-2.0 ** -12, LN2 + 2.0 ** -12, 100001)
+def mlit(v):
+    """A float literal for a #define: negative ones parenthesised."""
+    return '(%s)' % lit(v) if v < 0 else lit(v)
+
+
+def poly_fit(target, lo, hi, deg, m=3000):
+    """P(v) = 1 + v (C1 + v (C2 + ... + v Cdeg)) ~ target(v), relative."""
+    c, _ = fit(target, lo, hi, list(range(1, deg + 1)), rel=True, fixed=lambda x: np.ones_like(x),
+               m=m)
+    x = np.linspace(lo, hi, 20001)
     p = np.zeros_like(x)
     for ck in reversed(c):
         p = (p + ck) * x
-    rel = (p + 1) / np.exp(x) - 1
-    out = ['/* e^r ~ 1 + r (C1 + r (C2 + ... + r C%d)) on [0, ln2]: relative error 2^%.1f, '
-           '%.2f ulp below e^r at ln2 */\n' % (EXP_DEG, np.log2(np.abs(rel).max()), rel[-1] * 2 ** 23)]
+    return c, x, p + 1
+
+
+def exp_floor_coeffs():
+    def tgt(x):
+        return np.exp(x) * (1 - EXP_BIAS * x / LN2)
+    c, x, p = poly_fit(tgt, -2.0 ** -12, LN2 + 2.0 ** -12, EXP_DEG)
+    rel = p / np.exp(x) - 1
+    out = ['/* e^r ~ 1 + r (C1 + r (C2 + ... + r C%d)) on [0, ln2] (sigmoid, floor reduction): '
+           'relative error 2^%.1f, %.2f ulp below e^r at ln2 */\n'
+           % (EXP_DEG, np.log2(np.abs(rel).max()), rel[-1] * 2 ** 23)]
     for k, v in enumerate(c):
-        out.append('#define ACTK_FEXP_C%d %s\n' % (k + 1, lit(v)))
+        out.append('#define ACTK_FEXP_C%d %s\n' % (k + 1, mlit(v)))
     return ''.join(out)
 
 
-def breakpoints(A, B, sat):
-    assert sat * (A + B * sat) < 8 - 2.0 ** -8 and A + 2 * B * sat > 0
-    return [0.0] + [(-A + np.sqrt(A * A + 4 * B * k)) / (2 * B) for k in range(1, 8)] + [sat]
-
-
-# Each interval's target is tilted by MONO_TILT: f (1 + MONO_TILT) at its left end down to
-# f (1 - MONO_TILT) at its right end, so that where the index steps up the polynomial above
-# starts 2 MONO_TILT (~4 ulps) above where the one below ends: no step down there.
-MONO_TILT = 2.0 ** -22
-
-
-def piecewise(name, f, bps, deg, first_rel, left_centers, ramp=True, tilt=0.0):
-    """Tables for y = V + s W(s): interval 0 (if first_rel) y = a + a W(a); others
-    y = c0 + s W(s), s = a - center."""
-    cols = [[] for _ in range(deg)]
-    centers, c0s, errs = [], [], []
-    for i in range(8):
-        a, b = bps[i], bps[i + 1]
-        b1 = b + 0.004 if i < 7 else b
-        lo, hi = a - 0.004, b1
-        def fi(v, lo=lo, hi=hi):
-            return f(v) * (1 - tilt * (2 * (v - lo) / (hi - lo) - 1))
-        if i == 7 and ramp:  # the ramp to RAMP_TOP at the saturation point
-            top = RAMP_TOP - f(mp.mpf(b))
-            def fi(v, a=a, b=b, top=top, lo=lo, hi=hi):
-                return (f(v) * (1 - tilt * (2 * (v - lo) / (hi - lo) - 1)) +
-                        top * ((v - a) / (b - a)) ** 2)
-        if i == 0 and first_rel and first_rel != 'zero':
-            lo = 0.0
-            def fi(v, lo=lo, hi=hi):
-                return f(v) * (1 - tilt * (2 * (v - lo) / (hi - lo) - 1))
-        if i == 0 and first_rel == 'zero':
-            def g(x):
-                return np.array([float(f(mp.mpf(v)) / mp.mpf(v)) for v in x])
-            c, e = fit(g, 2.0 ** -12, b1, list(range(0, deg)), rel=True, m=1500)
-            ctr, c0, w = 0.0, 0.0, c
-        elif i == 0 and first_rel:
-            def g(x):
-                return np.array([float(fi(mp.mpf(v)) / mp.mpf(v) - 1) for v in x])
-            c, e = fit(g, 2.0 ** -12, b1, list(range(0, deg)), rel=False, m=1500,
-                       err_scale=lambda x: np.array([float(mp.mpf(v) / f(mp.mpf(v))) for v in x]))
-            ctr, c0 = 0.0, 2.0 ** 100  # never below a: V = min(c0, a) = a
-            w = c
-        else:
-            ctr = f32(a) if left_centers else f32((a + b) / 2)
-            if left_centers:
-                c0 = f32(float(fi(mp.mpf(ctr))))
-                c, e = fit(mpf_fun(fi), a - 0.004, b1, list(range(1, deg + 1)), center=ctr,
-                           rel=True, m=1500, fixed=lambda x, c0=c0: np.full_like(x, c0))
-                w = c
-            else:
-                c, e = fit(mpf_fun(fi), a - 0.004, b1, list(range(deg + 1)), center=ctr,
-                           rel=True, m=1500)
-                c0, w = c[0], c[1:]
-        errs.append(e)
-        centers.append(ctr)
-        c0s.append(c0)
-        for k in range(deg):
-            cols[k].append(w[k])
-    out = [vec('actk_%s_fast_center' % name, centers), vec('actk_%s_fast_c0' % name, c0s)]
-    for k in range(deg):
-        out.append(vec('actk_%s_fast_w%d' % (name, k), cols[k]))
-    return errs, ''.join(out)
-
-
-def pw_coeffs(name, f, A, B, sat, deg, left):
-    bps = breakpoints(A, B, sat)
-    errs, body = piecewise(name, f, bps, deg, True, left, tilt=MONO_TILT)
-    N = name.upper()
-    return ('/* %s(a), a in [0, %g]: 8 intervals between the roots of a (%g + %g a) = k '
-            '(%s), degree %d; fit errors (relative, of the ramped target on the last) 2^%s; '
-            '1 past %g (relative error %.2g) */\n'
-            '#define ACTK_%s_FAST_A %sf\n#define ACTK_%s_FAST_B %sf\n#define ACTK_%s_FAST_SAT %sf\n'
-            % (name, sat, A, B, ' '.join('%.3f' % v for v in bps[1:8]), deg,
-               ' '.join('%.1f' % np.log2(e) for e in errs), sat, float(1 - f(mp.mpf(sat))),
-               N, repr(A), N, repr(B), N, repr(sat)) + body)
+def exp_round_coeffs():
+    # P(q) ~ e^-q, |q| <= ln2/2: e^-z = 2^n P(z + n ln2)
+    c, x, p = poly_fit(lambda x: np.exp(-x), -EXPR_R, EXPR_R, EXP_DEG)
+    rel = p / np.exp(-x) - 1
+    out = ['/* e^-q ~ 1 + q (C1 + q (C2 + ... + q C%d)) on |q| <= ln2/2 (silu, swish, quick_gelu, '
+           'round to nearest): relative error 2^%.1f */\n' % (EXP_DEG, np.log2(np.abs(rel).max()))]
+    for k, v in enumerate(c):
+        out.append('#define ACTK_FEXPR_C%d %s\n' % (k + 1, mlit(v)))
+    return ''.join(out)
 
 
 def tanh_coeffs():
-    return pw_coeffs('tanh', mp.tanh, TANH_A, TANH_B, TANH_SAT, TANH_DEG, True)
+    def pm(v):
+        return -mp.expm1(-2 * mp.mpf(v)) / 2
+    def Qf(x):
+        return np.array([float((pm(v) - mp.mpf(v)) / mp.mpf(v) ** 2) for v in x])
+    def wt(x):
+        return np.array([float(mp.mpf(v) ** 2 / abs(pm(v))) for v in x])
+    c, e = fit(Qf, -TANH_R, TANH_R, list(range(TANH_QDEG + 1)), rel=False, err_scale=wt, m=3000)
+    out = ['/* -expm1(-2r)/2 ~ r + r^2 (Q0 + r (Q1 + r (Q2 + r Q3))) on |r| <= ln2/4 (tanh): '
+           'relative error 2^%.1f */\n' % np.log2(e)]
+    for k, v in enumerate(c):
+        out.append('#define ACTK_FTANH_Q%d %s\n' % (k, mlit(v)))
+    return ''.join(out)
+
+
+def erf_tables():
+    """Interval k: s = A a - k in [-1/2, 1/2] (interval 0: [0, 1/2], the last up to A ERF_END)."""
+    A, N, end = ERF_A, 8, ERF_END
+    cols = {'c0': [], **{'w%d' % j: [] for j in range(ERF_DEG)}}
+    errs = []
+    top = 1 + 2.0 ** -25
+    for k in range(N):
+        lo, hi = max(k - 0.5 - 2.0 ** -8, 0.0), min(k + 0.5 + 2.0 ** -8, end * A)
+        last = k + 0.5 >= end * A
+
+        def tf(a, lo=lo, hi=hi, k=k, last=last):
+            r = mp.erf(a) * (1 - ERF_TILT * (2 * (a * A - lo) / (hi - lo) - 1))
+            if last:
+                left = (k - 0.5) / A
+                bottom = mp.erf(mp.mpf(end)) * (1 - ERF_TILT * (2 * (end * A - lo) / (hi - lo) - 1))
+                r = r + (top - bottom) * ((a - left) / (end - left)) ** 2
+            return r
+        if k == 0:
+            # y = s + s W(s), W = erf(s / A) / s - 1; W(0) = 1/(A sqrt(pi)/2) - 1 pinned (the
+            # whole result for tiny a)
+            w0 = f32(2 / (A * mp.sqrt(mp.pi)) - 1)
+            def g(x):
+                return np.array([float(tf(mp.mpf(v) / A) / mp.mpf(v) - 1) if v > 0 else w0
+                                 for v in x])
+            c, e = fit(g, 0.0, hi, list(range(1, ERF_DEG)), rel=False, m=1500,
+                       fixed=lambda x: np.full_like(x, w0),
+                       err_scale=lambda x: np.array([float(mp.mpf(v) / mp.erf(mp.mpf(v) / A))
+                                                     if v > 0 else A * float(mp.sqrt(mp.pi)) / 2
+                                                     for v in x]))
+            c0, w = 0.0, [w0] + list(c)
+        else:
+            c0 = f32(tf(mp.mpf(k) / A))
+            def g(x, k=k):
+                return np.array([float(tf((k + mp.mpf(v)) / A)) for v in x])
+            w, e = fit(g, lo - k, hi - k, list(range(1, ERF_DEG + 1)), rel=True, m=1500,
+                       fixed=lambda x, c0=c0: np.full_like(x, c0))
+        errs.append(e)
+        cols['c0'].append(c0)
+        for j in range(ERF_DEG):
+            cols['w%d' % j].append(w[j])
+    return cols, errs
+
+
+def erf_kernel32(a, cols):
+    """The kernel's float32 arithmetic for 0 <= a (no clamp), each operation rounded once."""
+    def rnd(v):
+        with mp.workprec(24):
+            return +v
+
+    def fma(x, y, z):
+        with mp.workprec(200):
+            v = mp.mpf(x) * mp.mpf(y) + mp.mpf(z)
+        return rnd(v)
+    magic = mp.mpf(3 * 2 ** 22)
+    a = mp.mpf(a)
+    t = fma(a, ERF_A, magic)
+    k = int(t - magic)
+    s = fma(a, ERF_A, rnd(magic - t))
+    w = fma(cols['w4'][k], s, cols['w3'][k])
+    for j in (2, 1, 0):
+        w = fma(w, s, cols['w%d' % j][k])
+    return fma(s, w, max(mp.mpf(cols['c0'][k]), s))
+
+
+def f32_step(v, k):
+    """The float k steps above v (k < 0: below)."""
+    b = np.float32(v).view(np.int32) + k if v > 0 else None
+    return float(np.int32(b).view(np.float32))
+
+
+def erf_boundaries(cols):
+    """Raise c0 where the index steps until the result never steps down across the step."""
+    fixes = []
+    for k in range(1, 8):
+        b = np.float32((k - 0.5) / ERF_A)  # 2b = k - 1/2: the first float of interval k is b or next
+        lo = [erf_kernel32(f32_step(float(b), -j), cols) for j in range(1, ERF_WIN)]
+        hi = [erf_kernel32(f32_step(float(b), j), cols) for j in range(0, ERF_WIN)]
+        # the tie 2a = k - 1/2 rounds to the even k: it belongs to interval k if k is even
+        with mp.workprec(24):  # the kernel's index at b: round(A b), ties to even
+            at_b = int(+(mp.mpf(float(b)) * ERF_A + 3 * 2 ** 22) - 3 * 2 ** 22)
+        if at_b != k:
+            lo.append(hi.pop(0))
+        steps = 0
+        while max(lo) > min(hi):
+            cols['c0'][k] = f32_step(cols['c0'][k], 1)
+            hi = [erf_kernel32(f32_step(float(b), j), cols) for j in range(0, ERF_WIN)]
+            if at_b != k:
+                hi.pop(0)
+            steps += 1
+        fixes.append(steps)
+    return fixes
 
 
 def erf_coeffs():
-    return pw_coeffs('erf', mp.erf, ERF_A, ERF_B, ERF_SAT, ERF_DEG, False)
+    cols, errs = erf_tables()
+    fixes = erf_boundaries(cols)
+    # the clamp: the first float where the kernel's result is 1 (bisection over the float bits;
+    # the result is monotone there, which the sweep checks)
+    lo, hi = np.float32(3.0), np.float32(ERF_END)
+    assert erf_kernel32(float(hi), cols) >= 1 and erf_kernel32(float(lo), cols) < 1
+    ilo, ihi = int(lo.view(np.int32)), int(hi.view(np.int32))
+    while ihi - ilo > 1:
+        mid = (ilo + ihi) // 2
+        if erf_kernel32(float(np.int32(mid).view(np.float32)), cols) >= 1:
+            ihi = mid
+        else:
+            ilo = mid
+    assert erf_kernel32(float(np.int32(ihi).view(np.float32)), cols) == 1
+    sat = float(np.int32(ihi).view(np.float32))
+    out = ['/* erf(a): k = round(%g a), s = %g a - k, y = V + s W(s), W of degree %d in s (8 '
+           'intervals of 1/%g); interval 0 V = s (W = erf(a)/s - 1), the others V = c0; fit errors '
+           '(relative) 2^%s; c0 raised by %s ulp where the index steps; the clamp '
+           'ACTK_ERF_FAST_SAT is the first float where the result is 1 (1 - erf there: 2^%.1f) */\n'
+           % (ERF_A, ERF_A, ERF_DEG - 1, ERF_A, ' '.join('%.1f' % np.log2(e) for e in errs),
+              ' '.join('%d' % f for f in fixes), float(mp.log(1 - mp.erf(sat), 2)))]
+    out.append('#define ACTK_ERF_FAST_A %sf\n#define ACTK_ERF_FAST_SAT %s\n'
+               % (repr(ERF_A), lit(sat)))
+    out.append(vec('actk_erf_fast_c0', cols['c0']))
+    for j in range(ERF_DEG):
+        out.append(vec('actk_erf_fast_w%d' % j, cols['w%d' % j]))
+    return ''.join(out)
 
 
 def gelu_coeffs():
-    def K(t):
-        return t * 0.5 * mp.erfc(t / mp.sqrt(2)) * mp.exp(t * t / 2)
-    bps = breakpoints(GELU_A, GELU_B, GELU_T)
-    errs, body = piecewise('gelu', K, bps, GELU_DEG, 'zero', False, ramp=False)
-    return ('/* K(t) = t Q(t) e^(t^2/2), t in [0, %g]: 8 intervals between the roots of '
-            't (%g + %g t) = k (%s), degree %d; relative errors 2^%s */\n'
-            '#define ACTK_GELU_FAST_A %sf\n#define ACTK_GELU_FAST_B %sf\n#define ACTK_GELU_FAST_T %sf\n'
-            % (GELU_T, GELU_A, GELU_B, ' '.join('%.3f' % v for v in bps[1:8]), GELU_DEG,
-               ' '.join('%.1f' % np.log2(e) for e in errs), repr(GELU_A), repr(GELU_B),
-               repr(GELU_T)) + body)
+    def KoverT(t):
+        t = mp.mpf(t)
+        if t == 0:
+            return mp.mpf(1) / 2
+        return 0.5 * mp.erfc(t / mp.sqrt(2)) * mp.exp(t * t / 2)
+    x = np.cos(np.pi * (np.arange(3000) + 0.5) / 3000)[::-1] * GELU_T / 2 + GELU_T / 2
+    y = np.array([float(KoverT(v)) for v in x])
+    p, q, e = ratfit(x, y, 3, 4, 1 / y)
+    pf, qf = [f32(v) for v in p], [f32(v) for v in q]
+    ef = np.abs(np.polyval(pf[::-1], x) / np.polyval(qf[::-1], x) / y - 1).max()
+    c, xs, ps = poly_fit(lambda v: np.exp(-v / 2), -GELU_V, GELU_V, EXP_DEG)
+    rel = ps / np.exp(-xs / 2) - 1
+    out = ['/* gelu: K(t)/t = Q(t) e^(t^2/2) ~ P(t)/R(t) on [0, %g], P = P0 + ... + P3 t^3, R = 1 + '
+           'R1 t + ... + R4 t^4: relative error 2^%.1f (float coefficients); e^(-v/2) ~ 1 + v (C1 + '
+           '... + v C5) on |v| <= ln2: relative error 2^%.1f */\n'
+           % (GELU_T, np.log2(ef), np.log2(np.abs(rel).max()))]
+    out.append('#define ACTK_GELU_FAST_T %sf\n' % repr(GELU_T))
+    for k, v in enumerate(pf):
+        out.append('#define ACTK_GELU_FAST_P%d %s\n' % (k, mlit(v)))
+    assert qf[0] == 1.0
+    for k, v in enumerate(qf[1:]):
+        out.append('#define ACTK_GELU_FAST_R%d %s\n' % (k + 1, mlit(v)))
+    for k, v in enumerate(c):
+        out.append('#define ACTK_GELU_FAST_C%d %s\n' % (k + 1, mlit(v)))
+    return ''.join(out)
+
+
+def gelu_tanh_coeffs():
+    # v = -2u log2(e) = x (D1 + D3 x^2); D1 = D1H + D1L with D1H of 8 bits (so that wh - D1H
+    # is exact for the wh the kernel forms), D3 = D3H + D3L
+    C1 = 2 * mp.sqrt(2 / mp.pi)
+    D1, D3 = -C1 / mp.log(2), -C1 * mp.mpf('0.044715') / mp.log(2)
+    e1 = int(mp.floor(mp.log(abs(D1), 2)))
+    d1h = float(mp.nint(D1 * 2 ** (7 - e1)) / 2 ** (7 - e1))
+    d1l = f32(D1 - d1h)
+    d3h = f32(D3)
+    d3l = f32(D3 - d3h)
+    c, xs, ps = poly_fit(lambda v: np.exp2(v), -GT_F, GT_F, EXP_DEG)
+    rel = ps / np.exp2(xs) - 1
+    out = ['/* gelu_tanh: -2u log2(e) = x (D1 + D3 x^2), D1 = D1H + D1L (D1H of 8 bits), D3 = D3H + '
+           'D3L; 2^f ~ 1 + f (C1 + ... + f C5) on |f| <= 1/2: relative error 2^%.1f */\n'
+           % np.log2(np.abs(rel).max())]
+    for name, v in (('D1H', d1h), ('D1L', d1l), ('D3H', d3h), ('D3L', d3l)):
+        out.append('#define ACTK_GT_FAST_%s %s\n' % (name, mlit(v)))
+    for k, v in enumerate(c):
+        out.append('#define ACTK_GT_FAST_C%d %s\n' % (k + 1, mlit(v)))
+    return ''.join(out)
 
 
 if __name__ == '__main__':
-    body = exp_coeffs() + tanh_coeffs() + erf_coeffs() + gelu_coeffs()
+    body = (exp_floor_coeffs() + exp_round_coeffs() + tanh_coeffs() + erf_coeffs() +
+            gelu_coeffs() + gelu_tanh_coeffs())
     write('coeffs_fast.h', 'ACTK_MATH_COEFFS_FAST_H', body, 'gen_fast.py')
