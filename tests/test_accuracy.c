@@ -63,7 +63,7 @@ static double error_of(const actk_op_info *e, float y, double r) {
  * the sample holds the BREAK_RUN floats around each, both signs. */
 #define LN2 0.69314718055994531
 #define QUICK_GELU_ALPHA 1.702
-#define MAX_BREAKPOINTS 96
+#define MAX_BREAKPOINTS 160
 #define BREAK_RUN 512u
 
 /* gelu_tanh's z = 2 sqrt(2/pi) (x + 0.044715 x^3) reaches zabs at this x > 0 */
@@ -105,9 +105,22 @@ static size_t switch_points(double *b) {
   }
   static const double zt[] = {23.5 * LN2, 87.0, 100.5 * LN2, 150.0};
   for (size_t i = 0; i < sizeof zt / sizeof zt[0]; i++) b[n++] = gelu_tanh_x_at(zt[i]);
-  /* gelu_tanh.h: the clamps of x */
+  /* gelu_tanh.h: the clamps of x (gelu_tanh_fast.h: its accurate-kernel
+   * lanes below x = -10 and its clamp at 10) */
   b[n++] = 10.0;
   b[n++] = 12.0;
+  /* the fast tier (src/math/OP_fast.h). erf_fast.h: k = round(2a) steps at
+   * (k + 1/2)/2; the clamp ACTK_ERF_FAST_SAT */
+  for (int k = 0; k <= 6; k++) b[n++] = (k + 0.5) / 2;
+  b[n++] = 3.4544;
+  /* tanh_fast.h: n = round(2a / ln2) steps at (j + 1/2) ln2/2; the clamp 9
+   * (gelu_fast.h's clamp too) */
+  for (int j = 0; j <= 25; j++) b[n++] = (j + 0.5) * LN2 / 2;
+  b[n++] = 9.0;
+  /* sigmoid_fast.h, by |z|: the clamp at 24 and swish's accurate lanes below
+   * -24 (its accurate lanes below -87: zs above) */
+  b[n++] = 24.0;
+  b[n++] = 24.0 / QUICK_GELU_ALPHA;
   return n;
 }
 
