@@ -117,20 +117,6 @@ static void run32(void *p) {
   if (st != ACTK_OK) die("f32 call", st);
 }
 
-/* 1 if name is in the comma-separated list (NULL: every name) */
-static int in_list(const char *list, const char *name) {
-  if (!list) return 1;
-  size_t len = strlen(name);
-  for (const char *p = list; *p;) {
-    const char *e = strchr(p, ',');
-    size_t l = e ? (size_t)(e - p) : strlen(p);
-    if (l == len && !strncmp(p, name, len)) return 1;
-    if (!e) break;
-    p = e + 1;
-  }
-  return 0;
-}
-
 static uint16_t to_bf16(float f) {
   uint32_t u;
   memcpy(&u, &f, sizeof u);
@@ -205,7 +191,7 @@ static int main_types(const char *ops) {
   double v_worst = 1e9, v_best4 = 0, v_worst4 = 1e9;
   for (size_t o = 0; o < sizeof g_ops16 / sizeof g_ops16[0]; o++) {
     const op16 *op = &g_ops16[o];
-    if (!in_list(ops, op->name)) continue;
+    if (!bench_in_list(ops, op->name)) continue;
     for (int t = 1; t < 3; t++)
       for (int k = 0; k < 2; k++)
         for (size_t a = 0; a < sizeof sizes / sizeof sizes[0]; a++) {

@@ -881,38 +881,6 @@ static void usage(const char *argv0) {
   exit(2);
 }
 
-/* a comma-separated list of unsigned numbers into v (at most cap); count */
-static int parse_list(const char *s, unsigned *v, int cap) {
-  int k = 0;
-  for (const char *p = s; *p && k < cap;) {
-    char *end;
-    unsigned long x = strtoul(p, &end, 10);
-    if (end == p || x > 100000000u) return -1;
-    v[k++] = (unsigned)x;
-    if (*end == ',')
-      p = end + 1;
-    else if (*end == '\0')
-      break;
-    else
-      return -1;
-  }
-  return k;
-}
-
-/* 1 if name is one of the comma-separated list's entries (NULL: all) */
-static int selected(const char *list, const char *name) {
-  if (!list) return 1;
-  size_t len = strlen(name);
-  for (const char *p = list; *p;) {
-    const char *e = strchr(p, ',');
-    size_t l = e ? (size_t)(e - p) : strlen(p);
-    if (l == len && !strncmp(p, name, len)) return 1;
-    if (!e) break;
-    p = e + 1;
-  }
-  return 0;
-}
-
 int main(int argc, char **argv) {
   const char *only = NULL;
   for (int i = 1; i < argc; i++) {
@@ -921,12 +889,12 @@ int main(int argc, char **argv) {
       only = argv[++i];
     } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
       unsigned t[1];
-      if (parse_list(argv[++i], t, 1) != 1 || t[0] < 1) usage(argv[0]);
+      if (bench_parse_list(argv[++i], t, 1, 100000000u) != 1 || t[0] < 1) usage(argv[0]);
       g_threads = t[0];
     } else if (!strcmp(argv[i], "--gaps") && i + 1 < argc) {
-      if ((g_n_gaps = parse_list(argv[++i], g_gaps, 16)) < 1) usage(argv[0]);
+      if ((g_n_gaps = bench_parse_list(argv[++i], g_gaps, 16, 100000000u)) < 1) usage(argv[0]);
     } else if (!strcmp(argv[i], "--spins") && i + 1 < argc) {
-      if ((g_n_spins = parse_list(argv[++i], g_spins, 8)) < 1) usage(argv[0]);
+      if ((g_n_spins = bench_parse_list(argv[++i], g_spins, 8, 100000000u)) < 1) usage(argv[0]);
     } else {
       usage(argv[0]);
     }
@@ -987,13 +955,13 @@ int main(int argc, char **argv) {
   }
 #endif
   unsigned long par0 = par_calls();
-  if (selected(only, "a")) section_latency();
-  if (selected(only, "b")) section_engine();
-  if (selected(only, "sweep")) {
+  if (bench_in_list(only, "a")) section_latency();
+  if (bench_in_list(only, "b")) section_engine();
+  if (bench_in_list(only, "sweep")) {
     sweep_result res[3];
     section_sweep(res);
   }
-  if (selected(only, "c")) section_idle();
+  if (bench_in_list(only, "c")) section_idle();
   note("");
   note("parallel-branch calls in this run: %lu; total time %.1f s", par_calls() - par0,
        (double)(now_ns() - t_start) / 1e9);

@@ -50,37 +50,6 @@
 
 #include "bench_util.h"
 
-static int in_list(const char *list, const char *name) {
-  if (!list) return 1;
-  size_t len = strlen(name);
-  for (const char *p = list; *p;) {
-    const char *e = strchr(p, ',');
-    size_t l = e ? (size_t)(e - p) : strlen(p);
-    if (l == len && !strncmp(p, name, len)) return 1;
-    if (!e) break;
-    p = e + 1;
-  }
-  return 0;
-}
-
-/* a comma-separated list of unsigned numbers into v (at most cap); count */
-static int parse_list(const char *s, unsigned *v, int cap) {
-  int k = 0;
-  for (const char *p = s; *p && k < cap;) {
-    char *end;
-    unsigned long x = strtoul(p, &end, 10);
-    if (end == p || x > 1000000u) return -1;
-    v[k++] = (unsigned)x;
-    if (*end == ',')
-      p = end + 1;
-    else if (*end == '\0')
-      break;
-    else
-      return -1;
-  }
-  return k;
-}
-
 #define H 32
 #define D 128
 #define MAXPOS 4096
@@ -152,9 +121,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--layouts"))
       layouts = argv[++i];
     else if (!strcmp(argv[i], "--gaps")) {
-      if ((n_gaps = parse_list(argv[++i], gaps, 8)) < 1) usage(argv[0]);
+      if ((n_gaps = bench_parse_list(argv[++i], gaps, 8, 1000000u)) < 1) usage(argv[0]);
     } else if (!strcmp(argv[i], "--threads")) {
-      if ((n_threads = parse_list(argv[++i], tcounts, 16)) < 1) usage(argv[0]);
+      if ((n_threads = bench_parse_list(argv[++i], tcounts, 16, 1000000u)) < 1) usage(argv[0]);
       for (int k = 0; k < n_threads; k++)
         if (tcounts[k] < 1) usage(argv[0]);
     } else
@@ -269,13 +238,13 @@ int main(int argc, char **argv) {
   double bar16[2] = {-1, -1}; /* bf16 prefill s128 BSHD 1T/copy at gap 0, per style */
   unsigned long b1_par = 0;
   for (int ty = 0; ty < 3; ty++) {
-    if (!in_list(types, type_names[ty])) continue;
+    if (!bench_in_list(types, type_names[ty])) continue;
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
       const shape *sh = &shapes[si];
-      if (!in_list(shapes_sel, sh->key)) continue;
+      if (!bench_in_list(shapes_sel, sh->key)) continue;
       int nlayouts = sh->decode ? 1 : 2;
       for (int lay = 0; lay < nlayouts; lay++) {
-        if (!in_list(layouts, lay ? "bhsd" : "bshd")) continue;
+        if (!bench_in_list(layouts, lay ? "bhsd" : "bshd")) continue;
         for (int sty = 0; sty < 2; sty++) {
           actk_rope_desc d;
           actk_rope_desc_init(&d);
@@ -365,7 +334,7 @@ int main(int argc, char **argv) {
          n1, untouched ? "yes" : "NO", n1 < actk_plan_min_parallel(ACTK_COST_CHEAP) ? "<" : ">=",
          actk_plan_min_parallel(ACTK_COST_CHEAP), b1_par);
     for (int ty = 0; ty < 3; ty++) {
-      if (!in_list(types, type_names[ty])) continue;
+      if (!bench_in_list(types, type_names[ty])) continue;
       for (int sty = 0; sty < 2; sty++)
         note("decode b1 %s %s, gap 0: rope - copy = %.0f ns serial, %.0f ns via the pool "
              "(target < 1000 ns): %s",

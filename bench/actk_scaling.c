@@ -91,36 +91,6 @@
 
 /* ---- options and lists ---- */
 
-static int parse_list(const char *s, unsigned *v, int cap) {
-  int k = 0;
-  for (const char *p = s; *p && k < cap;) {
-    char *end;
-    unsigned long x = strtoul(p, &end, 10);
-    if (end == p || x > 1000000000u) return -1;
-    v[k++] = (unsigned)x;
-    if (*end == ',')
-      p = end + 1;
-    else if (*end == '\0')
-      break;
-    else
-      return -1;
-  }
-  return k;
-}
-
-static int in_list(const char *list, const char *name) {
-  if (!list) return 1;
-  size_t len = strlen(name);
-  for (const char *p = list; *p;) {
-    const char *e = strchr(p, ',');
-    size_t l = e ? (size_t)(e - p) : strlen(p);
-    if (l == len && !strncmp(p, name, len)) return 1;
-    if (!e) break;
-    p = e + 1;
-  }
-  return 0;
-}
-
 static int g_omp;              /* --omp */
 static const char *g_omp_file; /* --omp-results */
 static unsigned g_tl[16];      /* --threads */
@@ -339,7 +309,7 @@ static int part_scale(void) {
     t_head("scale_omp", cols, nc);
     for (size_t o = 0; o < N_OPS; o++) {
       const sop *op = &g_ops[o];
-      if (!in_list(ops, op->name)) continue;
+      if (!bench_in_list(ops, op->name)) continue;
       for (int si = 0; si < nsizes; si++)
         for (int ti = 0; ti < g_ntl; ti++) {
           const size_t n = sizes[si];
@@ -379,7 +349,7 @@ static int part_scale(void) {
   int diffs = 0;
   for (size_t o = 0; o < N_OPS; o++) {
     const sop *op = &g_ops[o];
-    if (!in_list(ops, op->name)) continue;
+    if (!bench_in_list(ops, op->name)) continue;
     for (int si = 0; si < nsizes; si++)
       for (int ti = 0; ti < g_ntl; ti++) {
         const size_t n = sizes[si];
@@ -982,7 +952,7 @@ int main(int argc, char **argv) {
     } else if (i + 1 < argc && !strcmp(a, "--omp-results")) {
       g_omp_file = argv[++i];
     } else if (i + 1 < argc && !strcmp(a, "--threads")) {
-      if ((g_ntl = parse_list(argv[++i], g_tl, 16)) < 1) usage(argv[0]);
+      if ((g_ntl = bench_parse_list(argv[++i], g_tl, 16, 1000000000u)) < 1) usage(argv[0]);
       for (int k = 0; k < g_ntl; k++)
         if (g_tl[k] < 1 || g_tl[k] > 1024) usage(argv[0]);
     } else if (i + 1 < argc && !strcmp(a, "--ops")) {
@@ -998,11 +968,11 @@ int main(int argc, char **argv) {
         p = e + 1;
       }
     } else if (i + 1 < argc && !strcmp(a, "--sizes")) {
-      if ((g_nsizes = parse_list(argv[++i], g_sizes_sel, 8)) < 1) usage(argv[0]);
+      if ((g_nsizes = bench_parse_list(argv[++i], g_sizes_sel, 8, 1000000000u)) < 1) usage(argv[0]);
       for (int k = 0; k < g_nsizes; k++)
         if (g_sizes_sel[k] < 16 || g_sizes_sel[k] > (64u << 20)) usage(argv[0]);
     } else if (i + 1 < argc && !strcmp(a, "--gaps")) {
-      if ((g_ngaps = parse_list(argv[++i], g_gaps_sel, 8)) < 1) usage(argv[0]);
+      if ((g_ngaps = bench_parse_list(argv[++i], g_gaps_sel, 8, 1000000000u)) < 1) usage(argv[0]);
     } else {
       usage(argv[0]);
     }

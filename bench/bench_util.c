@@ -272,3 +272,33 @@ void t_row(const char *sec, const col *c, int nc, const char *const *v) {
   }
   printf("\n");
 }
+
+int bench_in_list(const char *list, const char *name) {
+  if (!list) return 1;
+  size_t len = strlen(name);
+  for (const char *p = list; *p;) {
+    const char *e = strchr(p, ',');
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    if (l == len && !strncmp(p, name, len)) return 1;
+    if (!e) break;
+    p = e + 1;
+  }
+  return 0;
+}
+
+int bench_parse_list(const char *s, unsigned *v, int cap, unsigned long max) {
+  int k = 0;
+  for (const char *p = s; *p && k < cap;) {
+    char *end;
+    unsigned long x = strtoul(p, &end, 10);
+    if (end == p || x > max) return -1;
+    v[k++] = (unsigned)x;
+    if (*end == ',')
+      p = end + 1;
+    else if (*end == '\0')
+      break;
+    else
+      return -1;
+  }
+  return k;
+}

@@ -9,6 +9,8 @@
  *   planner   the dispatch costs src/pool.c plans with, and what the planner
  *             does with n elements (plan_str)
  *   output    aligned tables or CSV (g_csv): col, F, US, note, t_head, t_row
+ *   options   bench_in_list (a name in a comma-separated list), bench_parse_list
+ *             (a comma-separated list of numbers)
  *   misc      bench_flag (--quick, --csv, --csv-out=FILE, --pin), bench_init (timer
  *             slack, line-buffered stdout, the name die() prints),
  *             bench_loadavg, die, xalloc
@@ -55,6 +57,13 @@ void bench_init(const char *prog);
 
 /* /proc/loadavg's three averages; load[0] = -1 if unreadable, zeros if absent */
 void bench_loadavg(double load[3]);
+
+/* 1 if name is one of the comma-separated list's entries (list NULL: every name) */
+int bench_in_list(const char *list, const char *name);
+
+/* A comma-separated list of unsigned numbers, each at most max, into v (at most cap
+ * of them): their count, or -1 if s is not such a list */
+int bench_parse_list(const char *s, unsigned *v, int cap, unsigned long max);
 
 /* prints "prog: what: status" to stderr and exits 1 */
 void die(const char *what, actk_status st);
