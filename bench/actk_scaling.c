@@ -810,29 +810,30 @@ static void read_siblings(void) {
 #endif
 }
 
-static int part_place(void) {
+/* gelu at 512 Ki and 4 Mi after each gap: serial against pools a and b (T threads each), one
+ * table: us per call, each speedup, a over b, the share that split */
+static void serial_vs_two(const char *section, const char *na, actk_pool *a, const char *nb,
+                          actk_pool *b, unsigned T) {
   static const size_t sizes[] = {524288, 4 << 20};
   static const unsigned gaps[] = {0, 20, 500, 5000};
-  buffers(4 << 20);
-  const unsigned T = g_tl[0];
   const sop *op = &g_ops[4]; /* gelu */
-  actk_pool *unp = make_pool(T, 1000, 0), *pin = make_pool(T, 1000, 1);
-  note("");
-  note("== place: gelu on %u threads, own pools unpinned vs pin = 1 (worker i on the i-th allowed "
-       "physical core), us per call ==",
-       T);
-  static const col cols[] = {{"n", 6},      {"gap", 5},     {"serial", 8},  {"unpinned", 8},
-                             {"pinned", 8}, {"ser/unp", 7}, {"ser/pin", 7}, {"unp/pin", 7},
-                             {"unp%", 4},   {"pin%", 4}};
+  char h[5][16];
+  snprintf(h[0], sizeof h[0], "ser/%.3s", na);
+  snprintf(h[1], sizeof h[1], "ser/%.3s", nb);
+  snprintf(h[2], sizeof h[2], "%.3s/%.3s", na, nb);
+  snprintf(h[3], sizeof h[3], "%.3s%%", na);
+  snprintf(h[4], sizeof h[4], "%.3s%%", nb);
+  const col cols[] = {{"n", 6},  {"gap", 5}, {"serial", 8}, {na, 8},   {nb, 8},
+                      {h[0], 7}, {h[1], 7},  {h[2], 7},     {h[3], 4}, {h[4], 4}};
   const int nc = (int)(sizeof cols / sizeof cols[0]);
-  t_head("place", cols, nc);
+  t_head(section, cols, nc);
   for (size_t si = 0; si < 2; si++)
     for (size_t g = 0; g < sizeof gaps / sizeof gaps[0]; g++) {
       const size_t n = sizes[si];
-      ocall cs = {op, NULL, n, 0, 1}, cu = {op, unp, n, 0, T}, cp = {op, pin, n, 0, T};
+      ocall cs = {op, NULL, n, 0, 1}, ca = {op, a, n, 0, T}, cb = {op, b, n, 0, T};
       variant v[3] = {{"serial", call_op, &cs, NULL, 0, 0, 0, 0},
-                      {"unpinned", call_op, &cu, NULL, 0, 0, 0, 0},
-                      {"pinned", call_op, &cp, NULL, 0, 0, 0, 0}};
+                      {na, call_op, &ca, NULL, 0, 0, 0, 0},
+                      {nb, call_op, &cb, NULL, 0, 0, 0, 0}};
       measure(v, 3, gaps[g], 2000, g_quick ? 40 : 120, min_reps(), 400, median_u64);
       const char *vals[] = {kib(n),
                             F("%u", gaps[g]),
@@ -844,8 +845,19 @@ static int part_place(void) {
                             F("%.2f", v[1].med / v[2].med),
                             pct_par(&v[1]),
                             pct_par(&v[2])};
-      t_row("place", cols, nc, vals);
+      t_row(section, cols, nc, vals);
     }
+}
+
+static int part_place(void) {
+  buffers(4 << 20);
+  const unsigned T = g_tl[0];
+  actk_pool *unp = make_pool(T, 1000, 0), *pin = make_pool(T, 1000, 1);
+  note("");
+  note("== place: gelu on %u threads, own pools unpinned vs pin = 1 (worker i on the i-th allowed "
+       "physical core), us per call ==",
+       T);
+  serial_vs_two("place", "unpinned", unp, "pinned", pin, T);
   actk_pool_destroy(unp);
   actk_pool_destroy(pin);
 
@@ -890,31 +902,7 @@ static int part_place(void) {
   note("compact: threads on CPUs %s", place_pool(pc, compact, T2));
   note("spread:  threads on CPUs %s", place_pool(ps, spread, T2));
   pin_self_to(compact[0]);
-  static const col c2[] = {{"n", 6},      {"gap", 5},     {"serial", 8},  {"compact", 8},
-                           {"spread", 8}, {"ser/cmp", 7}, {"ser/spr", 7}, {"cmp/spr", 7},
-                           {"cmp%", 4},   {"spr%", 4}};
-  const int nc2c = (int)(sizeof c2 / sizeof c2[0]);
-  t_head("smt", c2, nc2c);
-  for (size_t si = 0; si < 2; si++)
-    for (size_t g = 0; g < sizeof gaps / sizeof gaps[0]; g++) {
-      const size_t n = sizes[si];
-      ocall cs = {op, NULL, n, 0, 1}, cc = {op, pc, n, 0, T2}, cp = {op, ps, n, 0, T2};
-      variant v[3] = {{"serial", call_op, &cs, NULL, 0, 0, 0, 0},
-                      {"compact", call_op, &cc, NULL, 0, 0, 0, 0},
-                      {"spread", call_op, &cp, NULL, 0, 0, 0, 0}};
-      measure(v, 3, gaps[g], 2000, g_quick ? 40 : 120, min_reps(), 400, median_u64);
-      const char *vals[] = {kib(n),
-                            F("%u", gaps[g]),
-                            US(v[0].med),
-                            US(v[1].med),
-                            US(v[2].med),
-                            F("%.2f", v[0].med / v[1].med),
-                            F("%.2f", v[0].med / v[2].med),
-                            F("%.2f", v[1].med / v[2].med),
-                            pct_par(&v[1]),
-                            pct_par(&v[2])};
-      t_row("smt", c2, nc2c, vals);
-    }
+  serial_vs_two("smt", "compact", pc, "spread", ps, T2);
   sched_setaffinity(0, sizeof g_allowed, &g_allowed);
   actk_pool_destroy(pc);
   actk_pool_destroy(ps);
