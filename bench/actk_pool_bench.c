@@ -85,23 +85,12 @@ static int g_cpus[1024], g_n_cpus;
 static cpu_set_t g_allowed;
 #endif
 
-static void pin_to(int cpu) {
-#ifdef __linux__
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  sched_setaffinity(0, sizeof set, &set);
-#else
-  (void)cpu;
-#endif
-}
-
 static void pin_setup(void) {
 #ifdef __linux__
   if (sched_getaffinity(0, sizeof g_allowed, &g_allowed) != 0) return;
   for (int c = 0; c < CPU_SETSIZE && g_n_cpus < 1024; c++)
     if (CPU_ISSET(c, &g_allowed)) g_cpus[g_n_cpus++] = c;
-  if (g_n_cpus > 0) pin_to(g_cpus[0]);
+  if (g_n_cpus > 0) bench_pin_self_to(g_cpus[0]);
 #endif
 }
 
@@ -114,7 +103,7 @@ static actk_status bench_pool_create(actk_pool_config *cfg, actk_pool **pool) {
   if (g_pin && g_n_cpus > 0) {
     sched_setaffinity(0, sizeof g_allowed, &g_allowed);
     actk_status st = actk_pool_create(cfg, pool);
-    pin_to(g_cpus[0]);
+    bench_pin_self_to(g_cpus[0]);
     return st;
   }
 #endif
@@ -951,7 +940,7 @@ int main(int argc, char **argv) {
   if (g_pin && g_n_cpus > 0) {
     /* libgomp keeps its threads between regions: pin each once */
 #pragma omp parallel
-    pin_to(g_cpus[omp_get_thread_num() % g_n_cpus]);
+    bench_pin_self_to(g_cpus[omp_get_thread_num() % g_n_cpus]);
   }
 #endif
   unsigned long par0 = par_calls();

@@ -161,9 +161,7 @@ int main(int argc, char **argv) {
     if (sched_getaffinity(0, sizeof set, &set) == 0) {
       int first = 0;
       while (first < CPU_SETSIZE && !CPU_ISSET(first, &set)) first++;
-      CPU_ZERO(&set);
-      CPU_SET(first, &set);
-      sched_setaffinity(0, sizeof set, &set);
+      bench_pin_self_to(first);
     }
   }
 #endif

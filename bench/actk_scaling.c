@@ -696,17 +696,6 @@ static int part_contend(void) {
 static cpu_set_t g_allowed;
 #endif
 
-static void pin_self_to(int cpu) {
-#ifdef __linux__
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  sched_setaffinity(0, sizeof set, &set);
-#else
-  (void)cpu;
-#endif
-}
-
 static _Thread_local int tls_main;
 
 typedef struct placer {
@@ -721,7 +710,7 @@ static void place_task(void *p, size_t i) {
   placer *pl = p;
   (void)i;
   unsigned k = tls_main ? 0 : 1 + atomic_fetch_add(&pl->next, 1);
-  if (k < pl->n) pin_self_to(pl->cpus[k]);
+  if (k < pl->n) bench_pin_self_to(pl->cpus[k]);
   if (k < 64) pl->ran_on[k] = sched_getcpu();
   atomic_fetch_add(&pl->arrived, 1);
   uint64_t deadline = now_ns() + 500000000u;
@@ -901,7 +890,7 @@ static int part_place(void) {
   tls_main = 1;
   note("compact: threads on CPUs %s", place_pool(pc, compact, T2));
   note("spread:  threads on CPUs %s", place_pool(ps, spread, T2));
-  pin_self_to(compact[0]);
+  bench_pin_self_to(compact[0]);
   serial_vs_two("smt", "compact", pc, "spread", ps, T2);
   sched_setaffinity(0, sizeof g_allowed, &g_allowed);
   actk_pool_destroy(pc);

@@ -4,6 +4,7 @@
 #include "bench_util.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -301,4 +302,15 @@ int bench_parse_list(const char *s, unsigned *v, int cap, unsigned long max) {
       return -1;
   }
   return k;
+}
+
+void bench_pin_self_to(int cpu) {
+#ifdef __linux__
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  sched_setaffinity(0, sizeof set, &set);
+#else
+  (void)cpu;
+#endif
 }

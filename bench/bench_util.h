@@ -11,6 +11,7 @@
  *   output    aligned tables or CSV (g_csv): col, F, US, note, t_head, t_row
  *   options   bench_in_list (a name in a comma-separated list), bench_parse_list
  *             (a comma-separated list of numbers)
+ *   pinning   bench_pin_self_to
  *   misc      bench_flag (--quick, --csv, --csv-out=FILE, --pin), bench_init (timer
  *             slack, line-buffered stdout, the name die() prints),
  *             bench_loadavg, die, xalloc
@@ -64,6 +65,9 @@ int bench_in_list(const char *list, const char *name);
 /* A comma-separated list of unsigned numbers, each at most max, into v (at most cap
  * of them): their count, or -1 if s is not such a list */
 int bench_parse_list(const char *s, unsigned *v, int cap, unsigned long max);
+
+/* the calling thread on CPU cpu alone (Linux; elsewhere nothing) */
+void bench_pin_self_to(int cpu);
 
 /* prints "prog: what: status" to stderr and exits 1 */
 void die(const char *what, actk_status st);
