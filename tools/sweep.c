@@ -198,7 +198,11 @@ static int sweep_one(const actk_op_info *op, float alpha, const actk_impl *impl,
   if (j.mono) {
     j.block_first = malloc(NBLOCKS * sizeof(float));
     j.block_last = malloc(NBLOCKS * sizeof(float));
-    if (!j.block_first || !j.block_last) return 0;
+    if (!j.block_first || !j.block_last) {
+      free(j.block_first);
+      free(j.block_last);
+      return 0;
+    }
   }
   pthread_mutex_init(&j.lock, NULL);
   pthread_t th[256];

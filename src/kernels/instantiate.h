@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../impl.h"
+#include "../math/bias.h"
 #include "../math/rope.h"
 /* the registry with the math of its ops */
 #define ACTK_REGISTRY_MATH

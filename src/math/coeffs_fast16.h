@@ -10,31 +10,31 @@
  * at 2.2 from 2.104: relative error 2^-10.11 */
 #define ACTK_ERF_BF16_A 2.2f
 #define ACTK_ERF_BF16_Q0 0x1.209a66p+0f
-#define ACTK_ERF_BF16_Q1 -0x1.76b648p-2f
+#define ACTK_ERF_BF16_Q1 (-0x1.76b648p-2f)
 #define ACTK_ERF_BF16_Q2 0x1.841b6p-4f
-#define ACTK_ERF_BF16_Q3 -0x1.d6378ep-7f
+#define ACTK_ERF_BF16_Q3 (-0x1.d6378ep-7f)
 #define ACTK_ERF_BF16_Q4 0x1.e37c52p-11f
 /* erf_f16: x Q(x^2) on [-2.6, 2.6] (x clamped), Q of degree 6 in x^2, the target rising to 1 at 2.6
  * from 2.520: relative error 2^-13.01 */
 #define ACTK_ERF_F16_A 2.6f
 #define ACTK_ERF_F16_Q0 0x1.20d47ep+0f
-#define ACTK_ERF_F16_Q1 -0x1.7f433cp-2f
+#define ACTK_ERF_F16_Q1 (-0x1.7f433cp-2f)
 #define ACTK_ERF_F16_Q2 0x1.bc25a2p-4f
-#define ACTK_ERF_F16_Q3 -0x1.734c1ap-6f
+#define ACTK_ERF_F16_Q3 (-0x1.734c1ap-6f)
 #define ACTK_ERF_F16_Q4 0x1.9cf8fap-9f
-#define ACTK_ERF_F16_Q5 -0x1.0bba86p-12f
+#define ACTK_ERF_F16_Q5 (-0x1.0bba86p-12f)
 #define ACTK_ERF_F16_Q6 0x1.2d48c2p-17f
 /* tanh_bf16: x Q(x^2) on [-3.5, 3.5] (x clamped), Q of degree 7 in x^2, the target rising to 1
  * at 3.5 from 3.262: relative error 2^-9.61 */
 #define ACTK_TANH_BF16_A 3.5f
 #define ACTK_TANH_BF16_Q0 0x1.ff57ep-1f
-#define ACTK_TANH_BF16_Q1 -0x1.45f9fap-2f
+#define ACTK_TANH_BF16_Q1 (-0x1.45f9fap-2f)
 #define ACTK_TANH_BF16_Q2 0x1.9da6eep-4f
-#define ACTK_TANH_BF16_Q3 -0x1.77ee62p-6f
+#define ACTK_TANH_BF16_Q3 (-0x1.77ee62p-6f)
 #define ACTK_TANH_BF16_Q4 0x1.b73334p-9f
-#define ACTK_TANH_BF16_Q5 -0x1.33cf5ep-12f
+#define ACTK_TANH_BF16_Q5 (-0x1.33cf5ep-12f)
 #define ACTK_TANH_BF16_Q6 0x1.d3c588p-17f
-#define ACTK_TANH_BF16_Q7 -0x1.271c5ep-22f
+#define ACTK_TANH_BF16_Q7 (-0x1.271c5ep-22f)
 /* tanh_f16: x P(x^2) / Q(x^2) on [-4.9, 4.9] (x clamped; tanh(4.9) = 1 - 2^-13.1 rounds to 1), P of
  * degree 2, Q of degree 2 with Q(0) = 1: relative error 2^-14.40 */
 #define ACTK_TANH_F16_A 4.9f
@@ -46,23 +46,23 @@
 /* gelu_bf16: log Q(t) ~ G(t) = G0 + t (G1 + ... + t G7) on [0, 12.9], Q(t) = erfc(t / sqrt 2) / 2:
  * absolute error 2^-11.00 (so Q = e^G has that relative error) */
 #define ACTK_GELU_BF16_T 12.9f
-#define ACTK_GELU_BF16_G0 -0x1.632418p-1f
-#define ACTK_GELU_BF16_G1 -0x1.95dedcp-1f
-#define ACTK_GELU_BF16_G2 -0x1.4ef3d2p-2f
-#define ACTK_GELU_BF16_G3 -0x1.fe9542p-6f
+#define ACTK_GELU_BF16_G0 (-0x1.632418p-1f)
+#define ACTK_GELU_BF16_G1 (-0x1.95dedcp-1f)
+#define ACTK_GELU_BF16_G2 (-0x1.4ef3d2p-2f)
+#define ACTK_GELU_BF16_G3 (-0x1.fe9542p-6f)
 #define ACTK_GELU_BF16_G4 0x1.fc30c6p-9f
-#define ACTK_GELU_BF16_G5 -0x1.3cc51p-12f
+#define ACTK_GELU_BF16_G5 (-0x1.3cc51p-12f)
 #define ACTK_GELU_BF16_G6 0x1.b7600ep-17f
-#define ACTK_GELU_BF16_G7 -0x1.0104c8p-22f
+#define ACTK_GELU_BF16_G7 (-0x1.0104c8p-22f)
 /* gelu_f16: log Q(t) ~ G(t) = G0 + t (G1 + ... + t G6) on [0, 5.9], Q(t) = erfc(t / sqrt 2) / 2:
  * absolute error 2^-14.60 (so Q = e^G has that relative error) */
 #define ACTK_GELU_F16_T 5.9f
-#define ACTK_GELU_F16_G0 -0x1.62e978p-1f
-#define ACTK_GELU_F16_G1 -0x1.983846p-1f
-#define ACTK_GELU_F16_G2 -0x1.47416cp-2f
-#define ACTK_GELU_F16_G3 -0x1.2398aep-5f
+#define ACTK_GELU_F16_G0 (-0x1.62e978p-1f)
+#define ACTK_GELU_F16_G1 (-0x1.983846p-1f)
+#define ACTK_GELU_F16_G2 (-0x1.47416cp-2f)
+#define ACTK_GELU_F16_G3 (-0x1.2398aep-5f)
 #define ACTK_GELU_F16_G4 0x1.499efap-8f
-#define ACTK_GELU_F16_G5 -0x1.c36dep-12f
+#define ACTK_GELU_F16_G5 (-0x1.c36dep-12f)
 #define ACTK_GELU_F16_G6 0x1.127da2p-16f
 
 #endif

@@ -16,7 +16,7 @@
 #include "exp_fast16.h"
 #include "sigmoid.h"
 
-#define ACTK_FAST16_ZMIN -87.0f
+#define ACTK_FAST16_ZMIN (-87.0f)
 #define ACTK_FAST16_ZMAX 24.0f
 
 /* x / (1 + e^-z) for z >= -87 (z is clamped at 24 here). */

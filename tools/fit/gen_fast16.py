@@ -19,7 +19,9 @@ LN2 = float(mp.log(2))
 
 def define(name, v, comment=None):
     s = '' if comment is None else '/* %s */\n' % comment
-    return s + '#define %s %s\n' % (name, lit(v) if isinstance(v, float) else v)
+    if isinstance(v, float):
+        v = '(%s)' % lit(v) if v < 0 else lit(v)  # negative: parenthesised
+    return s + '#define %s %s\n' % (name, v)
 
 
 def bisect(g, lo, hi):
