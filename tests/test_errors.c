@@ -29,8 +29,8 @@ static size_t g_es;
 static unsigned char *M(size_t k) { return g_mem + k * g_es; }
 static unsigned char *edge(void) { return g_page_end - LEN * g_es; }
 
-/* y's LEN elements set to bytes no kernel writes in a row (a signalling NaN
- * pattern in every type) */
+/* y's LEN elements reset between calls (what an error must leave alone is
+ * checked by comparing all the test memory, whatever it holds) */
 static void fill_canary(unsigned char *p) { memset(p, 0x7d, LEN * g_es); }
 
 /* Calls op and requires status `want`; every byte of the whole test memory
