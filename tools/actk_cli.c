@@ -33,6 +33,9 @@
 #include "libm_loops.h"
 #include "reference.h"
 
+/* the op column: the catalog's longest name, "bias_gelu_tanh/bf16/fast", and a space */
+#define CLI_NAME_W "25"
+
 #define SPEED_N 65536
 #define BIAS_WIDTH 4096
 #define MAX_ISAS 8
@@ -194,7 +197,7 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
   printf("\nspeed: ns/element at n = %zu, one thread, median of %d interleaved repeats x %d "
          "calls\n       input x ~ N(0, 3) clipped to [-12, 12]; bias ops use rows of %d\n",
          n, o->repeats, o->calls, BIAS_WIDTH);
-  printf("%-15s", "op");
+  printf("%-" CLI_NAME_W "s", "op");
   for (int a = 0; a < o->n_isas; a++) printf(" %9s %8s", actk_isa_name(o->isas[a]), "vs libm");
   printf(" %9s\n", "libm");
 
@@ -227,11 +230,11 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
       }
     }
     if (!ok) {
-      printf("%-15s actk call failed or the isa changed under it\n", op->name);
+      printf("%-" CLI_NAME_W "s actk call failed or the isa changed under it\n", op->name);
       break;
     }
     double libm = op->libm ? median(t + o->n_isas * o->repeats, o->repeats) : NAN;
-    printf("%-15s", op->name);
+    printf("%-" CLI_NAME_W "s", op->name);
     for (int a = 0; a < o->n_isas; a++) {
       double m = median(t + a * o->repeats, o->repeats);
       if (op->libm)
@@ -390,8 +393,8 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
          "  f16, bf16: all 65536 inputs; max error in ULPs of the type and the share correctly\n"
          "       rounded (bound: every result faithful)\n",
          n_pat, o->stride, (size_t)N_SPECIALS);
-  printf("%-22s", "op");
-  for (int a = 0; a < o->n_isas; a++) printf(" %17s", actk_isa_name(o->isas[a]));
+  printf("%-" CLI_NAME_W "s", "op");
+  for (int a = 0; a < o->n_isas; a++) printf(" %18s", actk_isa_name(o->isas[a]));
   printf("\n");
 
   for (size_t k = 0; k < n_ops; k++) {
@@ -402,7 +405,7 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
         ref[j] = op->info->ref((double)arg);
       }
     const uint16_t *bt = fmt_of(op->info) == &actk_fmt_f16 ? b16 : bb16;
-    printf("%-22s", op->name);
+    printf("%-" CLI_NAME_W "s", op->name);
     for (int a = 0; a < o->n_isas; a++) {
       acc_result *r = &res[k * (size_t)o->n_isas + (size_t)a];
       memset(r, 0, sizeof *r);
@@ -415,7 +418,7 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
       all_ok &= pass;
       char num[24];
       format_err(op->info, r, num, sizeof num);
-      printf(" %12s %s", num, pass ? "PASS" : "FAIL");
+      printf(" %13s %s", num, pass ? "PASS" : "FAIL");
     }
     printf("\n");
     fflush(stdout);
