@@ -1,0 +1,312 @@
+/* actk_floor16: how low the fast 16-bit kernels can go on this CPU, from their pieces
+ * (issue 13's speed bars, judged on the AVX-512 arm).
+ *
+ *   build/bench/actk_floor16 [--repeats R] [--calls C]
+ *
+ * One thread, n = 65536 (in L2), inputs N(0, 3) clipped to [-12, 12] (actk_ratio's),
+ * rounded to f16 and bf16. Every kernel and library call below is timed in the same
+ * interleaved rounds (R rounds of C calls each, thread CPU time, medians): ns/element.
+ *
+ *   pieces    copy/<type>: load, widen, narrow, store with no math (the shipped
+ *             conversions; f32: a plain vector copy); copy/bf16/cvtne: the narrowing
+ *             by VCVTNEPS2BF16 where no lane is an f32 subnormal (the one use of it
+ *             that keeps actk's bits); div/f32: VDIVPS alone; rcp/f32: its FMA
+ *             replacement (integer seed + two Newton steps)
+ *   per op    f32f: actk_<op>_f32_fast; core: the op's 16-bit core on f32 data (f32
+ *             loads and stores: its math alone); 16f: actk_<op>_<type>_fast;
+ *             est = core + (copy/<type> - copy/f32), the core plus what the type's
+ *             conversions add: what the shipped design can reach; bar: issue 13's
+ *             (f16 0.75x, bf16 0.6x f32f)
+ *   accurate  actk_<op>_f32, _f16, _bf16, and est = f32 + the conversions' cost, against
+ *             the bar 1.1x f32
+ *   design    the logistic cores with the FMA reciprocal in place of VDIVPS
+ *
+ * The kernels (bench/floor16_avx512.c) are built from the library's own headers. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "actk.h"
+#include "floor16.h"
+
+enum { N = 65536, MAXV = 128 };
+
+typedef actk_status (*f32_api)(actk_pool *, const float *, float *, size_t);
+typedef actk_status (*u16_api)(actk_pool *, const uint16_t *, uint16_t *, size_t);
+
+typedef struct {
+  const char *name;
+  f32_api f32, f32f;
+  u16_api f16, f16f, bf16, bf16f;
+} lib_op;
+
+#define LIB_OP(op)                                                                                 \
+  {                                                                                                \
+#op, actk_##op##_f32, actk_##op##_f32_fast, actk_##op##_f16, actk_##op##_f16_fast,             \
+        actk_##op##_bf16, actk_##op##_bf16_fast                                                    \
+  }
+static const lib_op ops[] = {LIB_OP(erf),        LIB_OP(tanh), LIB_OP(sigmoid),  LIB_OP(silu),
+                             LIB_OP(quick_gelu), LIB_OP(gelu), LIB_OP(gelu_tanh)};
+enum { NOPS = sizeof ops / sizeof ops[0] };
+
+/* one timed variant: a floor16 kernel or a library call */
+typedef struct {
+  char name[48];
+  const floor16_kernel *k;
+  f32_api a32;
+  u16_api a16;
+  int bytes, type; /* type: 0 f32, 1 f16, 2 bf16 */
+  double *t;
+  double med;
+} var;
+
+static float *x32, *y32;
+static uint16_t *xf16, *xbf16, *y16;
+
+static double thread_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static void run(const var *v) {
+  const void *x = v->type == 0 ? (const void *)x32 : v->type == 1 ? xf16 : xbf16;
+  void *y = v->type == 0 ? (void *)y32 : (void *)y16;
+  actk_status st = ACTK_OK;
+  if (v->k)
+    v->k->fn(x, y, N);
+  else if (v->a32)
+    st = v->a32(NULL, (const float *)x, (float *)y, N);
+  else
+    st = v->a16(NULL, (const uint16_t *)x, (uint16_t *)y, N);
+  if (st != ACTK_OK) {
+    fprintf(stderr, "actk_floor16: %s: %s\n", v->name, actk_status_string(st));
+    exit(1);
+  }
+}
+
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static var vars[MAXV];
+static int nv;
+
+static var *add(const char *name, int type) {
+  if (nv == MAXV) {
+    fprintf(stderr, "actk_floor16: too many variants\n");
+    exit(1);
+  }
+  var *v = &vars[nv++];
+  snprintf(v->name, sizeof v->name, "%s", name);
+  v->type = type;
+  return v;
+}
+
+static double med(const char *name) {
+  for (int i = 0; i < nv; i++)
+    if (!strcmp(vars[i].name, name)) return vars[i].med;
+  return -1;
+}
+
+static void gen_inputs(void) {
+  uint64_t s = 0x9e3779b97f4a7c15ULL;
+  for (int i = 0; i < N; i += 2) { /* Box-Muller over splitmix64 */
+    double u[2];
+    for (int j = 0; j < 2; j++) {
+      uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      z ^= z >> 31;
+      u[j] = ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+    }
+    double r = 3.0 * __builtin_sqrt(-2.0 * __builtin_log(u[0]));
+    double a = 6.283185307179586 * u[1];
+    double g[2] = {r * __builtin_cos(a), r * __builtin_sin(a)};
+    for (int j = 0; j < 2; j++) x32[i + j] = (float)(g[j] > 12 ? 12 : g[j] < -12 ? -12 : g[j]);
+  }
+  floor16_narrow(x32, xf16, xbf16, N);
+}
+
+int main(int argc, char **argv) {
+  int reps = 21, calls = 20;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--repeats") && i + 1 < argc)
+      reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
+      calls = atoi(argv[++i]);
+    else {
+      fprintf(stderr, "usage: %s [--repeats R] [--calls C]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (reps < 1 || calls < 1) return 2;
+  if (!actk_isa_supported(ACTK_ISA_AVX512)) {
+    printf("actk_floor16: needs actk's avx512 arm (AVX-512 F/DQ/BW/VL): not on this CPU\n");
+    return 0;
+  }
+  actk_status st = actk_isa_force(ACTK_ISA_AVX512);
+  if (st != ACTK_OK) {
+    fprintf(stderr, "actk_floor16: actk_isa_force(avx512): %s\n", actk_status_string(st));
+    return 1;
+  }
+  int has_bf16 = __builtin_cpu_supports("avx512bf16");
+  x32 = aligned_alloc(64, N * 4);
+  y32 = aligned_alloc(64, N * 4);
+  xf16 = aligned_alloc(64, N * 2);
+  xbf16 = aligned_alloc(64, N * 2);
+  y16 = aligned_alloc(64, N * 2);
+  if (!x32 || !y32 || !xf16 || !xbf16 || !y16) return 1;
+  gen_inputs();
+
+  size_t nk;
+  const floor16_kernel *k = floor16_kernels(&nk);
+  for (size_t i = 0; i < nk; i++) {
+    if (k[i].needs_bf16 && !has_bf16) continue;
+    const char *n = k[i].name;
+    size_t l = strlen(n);
+    int type = k[i].bytes == 4 ? 0 : (l >= 4 && !strcmp(n + l - 4, "bf16")) || strstr(n, "bf16/")
+                                         ? 2
+                                         : 1;
+    var *v = add(n, type);
+    v->k = &k[i];
+  }
+  for (int i = 0; i < NOPS; i++) {
+    char b[48];
+    snprintf(b, sizeof b, "lib/%s/f32", ops[i].name), add(b, 0)->a32 = ops[i].f32;
+    snprintf(b, sizeof b, "lib/%s/f32f", ops[i].name), add(b, 0)->a32 = ops[i].f32f;
+    snprintf(b, sizeof b, "lib/%s/f16", ops[i].name), add(b, 1)->a16 = ops[i].f16;
+    snprintf(b, sizeof b, "lib/%s/f16f", ops[i].name), add(b, 1)->a16 = ops[i].f16f;
+    snprintf(b, sizeof b, "lib/%s/bf16", ops[i].name), add(b, 2)->a16 = ops[i].bf16;
+    snprintf(b, sizeof b, "lib/%s/bf16f", ops[i].name), add(b, 2)->a16 = ops[i].bf16f;
+  }
+
+  /* each alternative store must give the shipped kernel's bits on these inputs */
+  static const char *const same[][2] = {{"copy/bf16/cvtne", "copy/bf16"},
+                                        {"cvtne/erf/bf16", "core/erf/bf16"},
+                                        {"cvtne/tanh/bf16", "core/tanh/bf16"},
+                                        {"eo/copy/bf16", "copy/bf16"},
+                                        {"eo/erf/bf16", "core/erf/bf16"},
+                                        {"eo/tanh/bf16", "core/tanh/bf16"}};
+  for (size_t p = 0; p < sizeof same / sizeof same[0]; p++) {
+    static uint16_t a[N], b[N];
+    const floor16_kernel *alt = NULL, *ship = NULL;
+    for (size_t i = 0; i < nk; i++) {
+      if (!strcmp(k[i].name, same[p][0])) alt = &k[i];
+      if (!strcmp(k[i].name, same[p][1])) ship = &k[i];
+    }
+    if (!alt || !ship || (alt->needs_bf16 && !has_bf16)) continue;
+    alt->fn(xbf16, a, N), ship->fn(xbf16, b, N);
+    if (memcmp(a, b, sizeof a)) {
+      fprintf(stderr, "actk_floor16: %s gives other bits than %s\n", same[p][0], same[p][1]);
+      return 1;
+    }
+  }
+
+  for (int i = 0; i < nv; i++) {
+    vars[i].t = malloc(sizeof(double) * (size_t)reps);
+    if (!vars[i].t) return 1;
+    run(&vars[i]); /* warm */
+  }
+  for (int r = 0; r < reps; r++)
+    for (int j = 0; j < nv; j++) {
+      var *v = &vars[(j + r) % nv]; /* rotate the order each round */
+      run(v);
+      double t0 = thread_ns();
+      for (int c = 0; c < calls; c++) run(v);
+      v->t[r] = (thread_ns() - t0) / calls / N;
+    }
+  for (int i = 0; i < nv; i++) {
+    qsort(vars[i].t, (size_t)reps, sizeof(double), cmp_d);
+    vars[i].med = vars[i].t[reps / 2];
+  }
+
+  const double c32 = med("copy/f32"), c16 = med("copy/f16"), cb = med("copy/bf16");
+  printf("actk_floor16: n = %d, one thread, %d interleaved rounds x %d calls, medians, "
+         "ns/element (thread CPU time), actk's avx512 arm\n\n",
+         N, reps, calls);
+  printf("pieces\n");
+  printf("  copy/f32    %.3f  vector load + store, no math (the f32 kernels' own I/O)\n", c32);
+  printf("  copy/f16    %.3f  VCVTPH2PS + VCVTPS2PH: +%.3f over copy/f32\n", c16, c16 - c32);
+  printf("  copy/bf16   %.3f  zero-extend + shift, integer RNE + VPERMW: +%.3f over copy/f32\n",
+         cb, cb - c32);
+  if (has_bf16)
+    printf("  copy/bf16/cvtne %.3f  VCVTNEPS2BF16 unless a lane is subnormal\n",
+           med("copy/bf16/cvtne"));
+  else
+    printf("  copy/bf16/cvtne  -  (no AVX512_BF16 on this CPU)\n");
+  printf("  div/f32     %.3f  VDIVPS alone\n", med("div/f32"));
+  printf("  rcp/f32     %.3f  integer seed + two Newton steps (5 FMA-port operations)\n\n",
+         med("rcp/f32"));
+
+  int f16_miss = 0, bf16_miss = 0, f16_est_miss = 0, bf16_est_miss = 0;
+  printf("fast tier (bars: f16f <= 0.75 f32f, bf16f <= 0.6 f32f; est = core + the type's "
+         "conversions)\n");
+  printf("%-11s %6s | %6s %6s %6s %6s %6s | %6s %6s %6s %6s %6s\n", "op", "f32f", "core16",
+         "f16f", "est", "bar", "f16f/", "corebf", "bf16f", "est", "bar", "bf16f/");
+  for (int i = 0; i < NOPS; i++) {
+    char b[64];
+    const char *o = ops[i].name;
+    double f32f = (snprintf(b, sizeof b, "lib/%s/f32f", o), med(b));
+    double k16 = (snprintf(b, sizeof b, "core/%s/f16/f32", o), med(b));
+    double kb = (snprintf(b, sizeof b, "core/%s/bf16/f32", o), med(b));
+    double l16 = (snprintf(b, sizeof b, "lib/%s/f16f", o), med(b));
+    double lb = (snprintf(b, sizeof b, "lib/%s/bf16f", o), med(b));
+    double e16 = k16 + (c16 - c32), eb = kb + (cb - c32);
+    f16_miss += l16 > 0.75 * f32f, bf16_miss += lb > 0.6 * f32f;
+    f16_est_miss += e16 > 0.75 * f32f, bf16_est_miss += eb > 0.6 * f32f;
+    printf("%-11s %6.3f | %6.3f %6.3f %6.3f %6.3f %5.2fx | %6.3f %6.3f %6.3f %6.3f %5.2fx\n", o,
+           f32f, k16, l16, e16, 0.75 * f32f, l16 / f32f, kb, lb, eb, 0.6 * f32f, lb / f32f);
+  }
+  printf("  over the bar: f16f %d of %d, bf16f %d of %d; est over the bar: f16 %d, bf16 %d\n\n",
+         f16_miss, NOPS, bf16_miss, NOPS, f16_est_miss, bf16_est_miss);
+
+  int acc_est_miss = 0;
+  printf("accurate tier (bar: <= 1.1 f32; est = f32 + the type's conversions)\n");
+  printf("%-11s %6s | %6s %6s %6s | %6s %6s %6s\n", "op", "f32", "f16", "est", "f16/", "bf16",
+         "est", "bf16/");
+  for (int i = 0; i < NOPS; i++) {
+    char b[64];
+    const char *o = ops[i].name;
+    double a32 = (snprintf(b, sizeof b, "lib/%s/f32", o), med(b));
+    double a16 = (snprintf(b, sizeof b, "lib/%s/f16", o), med(b));
+    double ab = (snprintf(b, sizeof b, "lib/%s/bf16", o), med(b));
+    double e16 = a32 + (c16 - c32), eb = a32 + (cb - c32);
+    acc_est_miss += (e16 > 1.1 * a32) + (eb > 1.1 * a32);
+    printf("%-11s %6.3f | %6.3f %6.3f %5.2fx | %6.3f %6.3f %5.2fx\n", o, a32, a16, e16, a16 / a32,
+           ab, eb, ab / a32);
+  }
+  printf("  est over the bar: %d of %d\n\n", acc_est_miss, 2 * NOPS);
+
+  printf("design: the logistic cores with the FMA reciprocal instead of VDIVPS (rcp / div)\n");
+  const char *rc[] = {"sigmoid", "silu"};
+  const char *ty[] = {"f32", "f16", "bf16"};
+  for (int i = 0; i < 2; i++) {
+    printf("  %-8s", rc[i]);
+    for (int j = 0; j < 3; j++) {
+      char b[64], d[64];
+      snprintf(b, sizeof b, "rcpcore/%s/%s", rc[i], ty[j]);
+      if (j == 0)
+        snprintf(d, sizeof d, "core/%s/bf16/f32", rc[i]);
+      else
+        snprintf(d, sizeof d, "core/%s/%s", rc[i], ty[j]);
+      printf("  %s %.3f / %.3f = %.2fx", ty[j], med(b), med(d), med(b) / med(d));
+    }
+    printf("\n");
+  }
+  printf("design: bf16 stores and loads (alternative / shipped, same bits checked)\n");
+  static const char *const alt[][3] = {
+      {"eo/copy/bf16", "copy/bf16", "even/odd halves, copy"},
+      {"eo/erf/bf16", "core/erf/bf16", "even/odd halves, erf"},
+      {"eo/tanh/bf16", "core/tanh/bf16", "even/odd halves, tanh"},
+      {"cvtne/erf/bf16", "core/erf/bf16", "VCVTNEPS2BF16 store, erf"},
+      {"cvtne/tanh/bf16", "core/tanh/bf16", "VCVTNEPS2BF16 store, tanh"}};
+  for (size_t p = 0; p < sizeof alt / sizeof alt[0]; p++)
+    if (med(alt[p][0]) >= 0)
+      printf("  %-26s %.3f / %.3f = %.2fx\n", alt[p][2], med(alt[p][0]), med(alt[p][1]),
+             med(alt[p][0]) / med(alt[p][1]));
+  return 0;
+}

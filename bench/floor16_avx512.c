@@ -1,0 +1,174 @@
+/* The floor16 kernels (floor16.h), for AVX-512 F/DQ/BW/VL + FMA + F16C. Built with
+ * the flags of src/x86/impl_avx512.c; VCVTNEPS2BF16 only inside functions that ask
+ * for AVX512_BF16 themselves (the caller checks the CPU first). */
+#include "floor16.h"
+
+#include <stdint.h>
+
+#include "x86/vec_avx512.h"
+/* (vec_avx512.h first: the math reads VLEN) */
+#include "math/fast16.h"
+
+/* NOLINTBEGIN(bugprone-macro-parentheses): type is a token, fn a function */
+#define FLOOR_LOOP(name, type, T, fn)                                                              \
+  __attribute__((noinline)) static void name(const void *xv, void *yv, size_t n) {                 \
+    const T *x = (const T *)xv;                                                                    \
+    T *y = (T *)yv;                                                                                \
+    for (size_t i = 0; i + VLEN <= n; i += VLEN)                                                   \
+      vf_store_##type##_q(y + i, fn(vf_load_##type(x + i)));                                       \
+  }
+/* NOLINTEND(bugprone-macro-parentheses) */
+
+static inline vf ident(vf x) { return x; }
+
+/* 1 / (1 + |x|): the divider alone (a denominator in [1, 13], as in the cores). */
+static inline vf div_only(vf x) {
+  return vf_div(vf_splat(1.0f), vf_add(vf_splat(1.0f), vf_andnot(vf_splat(-0.0f), x)));
+}
+
+/* The alternative to the divider that was measured and not taken: a reciprocal from
+ * an integer seed (bits 0x7ef311c2 - bits(d), 2^-4.31 relative) and two Newton steps,
+ * 2^-17.2: FMA-port work only, the same bits on every arm. */
+static inline vf rcp16(vf d) {
+  const vf one = vf_splat(1.0f);
+  vf r = vi_bits(vi_sub(vi_splat(0x7ef311c2), vf_bits(d)));
+  vf e = vf_fnma(d, r, one);
+  r = vf_fma(r, e, r);
+  e = vf_fnma(d, r, one);
+  return vf_fma(r, e, r);
+}
+static inline vf rcp_only(vf x) {
+  return rcp16(vf_add(vf_splat(1.0f), vf_andnot(vf_splat(-0.0f), x)));
+}
+/* sigmoid16_v and silu16_v (src/math/sigmoid_fast16.h) with rcp16 for the division */
+static inline vf sigmoid_rcp(vf x) {
+  vf y = rcp16(exp16_one_plus(vf_min(vf_splat(ACTK_FAST16_ZMAX), x)));
+  vm fast = vm_ge(x, vf_splat(-86.0f)); /* 1 + e^86 < 2^125: rcp16's seed stays normal */
+  if (vm_all(fast)) return y;
+  return vf_select(fast, y, sigmoid_v(x));
+}
+static inline vf silu_rcp(vf x) {
+  vf y = vf_mul(x, rcp16(exp16_one_plus(vf_min(vf_splat(ACTK_FAST16_ZMAX), x))));
+  vm fast = vm_ge(x, vf_splat(-86.0f));
+  if (vm_all(fast)) return y;
+  return vf_select(fast, y, silu_v(x));
+}
+
+FLOOR_LOOP(copy_f32, f32, float, ident)
+FLOOR_LOOP(copy_f16, f16, uint16_t, ident)
+FLOOR_LOOP(copy_bf16, bf16, uint16_t, ident)
+FLOOR_LOOP(div_f32, f32, float, div_only)
+FLOOR_LOOP(rcp_f32, f32, float, rcp_only)
+
+/* bf16 narrowing by VCVTNEPS2BF16 where no lane is an f32 subnormal (which it would
+ * flush), else the shipped integer rounding: the best use of the instruction that
+ * keeps actk's bits. */
+__attribute__((target("avx512bf16"), noinline)) static void copy_bf16_cvtne(const void *xv,
+                                                                            void *yv, size_t n) {
+  const uint16_t *x = (const uint16_t *)xv;
+  uint16_t *y = (uint16_t *)yv;
+  for (size_t i = 0; i + VLEN <= n; i += VLEN) {
+    vf a = vf_load_bf16(x + i);
+    if (_mm512_fpclass_ps_mask(a, 0x20)) /* 0x20: denormal */
+      vf_store_bf16_q(y + i, a);
+    else
+      _mm256_storeu_si256((__m256i *)(void *)(y + i), (__m256i)_mm512_cvtneps_pbh(a));
+  }
+}
+
+/* The bf16 store by VCVTNEPS2BF16 inside a kernel (as copy_bf16_cvtne), and the bf16
+ * loads and stores by even and odd halves of 32 elements: one 64-byte load gives the
+ * even elements (shifted up) and the odd ones (masked), and the results are merged
+ * back by one shift and one VPTERNLOGD, no zero-extension and no VPERMW (one uop less
+ * per 16 elements; the lanes are in a different order, not an issue elementwise). */
+#define FLOOR_CVTNE(name, fn)                                                                      \
+  __attribute__((target("avx512bf16"), noinline)) static void name(const void *xv, void *yv,      \
+                                                                   size_t n) {                     \
+    const uint16_t *x = (const uint16_t *)xv;                                                      \
+    uint16_t *y = (uint16_t *)yv;                                                                  \
+    for (size_t i = 0; i + VLEN <= n; i += VLEN) {                                                 \
+      vf a = fn(vf_load_bf16(x + i));                                                              \
+      if (_mm512_fpclass_ps_mask(a, 0x20))                                                         \
+        vf_store_bf16_q(y + i, a);                                                                 \
+      else                                                                                         \
+        _mm256_storeu_si256((__m256i *)(void *)(y + i), (__m256i)_mm512_cvtneps_pbh(a));           \
+    }                                                                                              \
+  }
+#define FLOOR_EVEN_ODD(name, fn)                                                                   \
+  __attribute__((noinline)) static void name(const void *xv, void *yv, size_t n) {                 \
+    const uint16_t *x = (const uint16_t *)xv;                                                      \
+    uint16_t *y = (uint16_t *)yv;                                                                  \
+    const __m512i hi = _mm512_set1_epi32((int)0xffff0000);                                         \
+    for (size_t i = 0; i + 2 * VLEN <= n; i += 2 * VLEN) {                                         \
+      __m512i w = _mm512_loadu_si512((const void *)(x + i));                                       \
+      __m512i ev = vf_round_bf16(fn(_mm512_castsi512_ps(_mm512_slli_epi32(w, 16))));               \
+      __m512i od = vf_round_bf16(fn(_mm512_castsi512_ps(_mm512_and_si512(w, hi))));                \
+      _mm512_storeu_si512((void *)(y + i),                                                         \
+                          _mm512_ternarylogic_epi32(_mm512_srli_epi32(ev, 16), od, hi, 0xf8));     \
+    }                                                                                              \
+  }
+FLOOR_CVTNE(cvtne_erf_bf16, erf_fast_bf16_v)
+FLOOR_CVTNE(cvtne_tanh_bf16, tanh_fast_bf16_v)
+FLOOR_EVEN_ODD(eo_copy_bf16, ident)
+FLOOR_EVEN_ODD(eo_erf_bf16, erf_fast_bf16_v)
+FLOOR_EVEN_ODD(eo_tanh_bf16, tanh_fast_bf16_v)
+
+/* each core in f32 registers (f32 in, f32 out), through its type's loop, and the
+ * library's kernels' shape for comparison */
+#define FLOOR_OP(op)                                                                               \
+  FLOOR_LOOP(core_##op##_f16_f32, f32, float, op##_fast_f16_v)                                     \
+  FLOOR_LOOP(core_##op##_bf16_f32, f32, float, op##_fast_bf16_v)                                   \
+  FLOOR_LOOP(core_##op##_f16, f16, uint16_t, op##_fast_f16_v)                                      \
+  FLOOR_LOOP(core_##op##_bf16, bf16, uint16_t, op##_fast_bf16_v)
+FLOOR_OP(erf)
+FLOOR_OP(tanh)
+FLOOR_OP(sigmoid)
+FLOOR_OP(silu)
+FLOOR_OP(quick_gelu)
+FLOOR_OP(gelu)
+FLOOR_OP(gelu_tanh)
+
+FLOOR_LOOP(rcpcore_sigmoid_f32, f32, float, sigmoid_rcp)
+FLOOR_LOOP(rcpcore_sigmoid_f16, f16, uint16_t, sigmoid_rcp)
+FLOOR_LOOP(rcpcore_sigmoid_bf16, bf16, uint16_t, sigmoid_rcp)
+FLOOR_LOOP(rcpcore_silu_f32, f32, float, silu_rcp)
+FLOOR_LOOP(rcpcore_silu_f16, f16, uint16_t, silu_rcp)
+FLOOR_LOOP(rcpcore_silu_bf16, bf16, uint16_t, silu_rcp)
+
+#define FLOOR_ROWS(op)                                                                             \
+  {"core/" #op "/f16/f32", 4, core_##op##_f16_f32, 0},                                             \
+      {"core/" #op "/bf16/f32", 4, core_##op##_bf16_f32, 0},                                       \
+      {"core/" #op "/f16", 2, core_##op##_f16, 0}, {"core/" #op "/bf16", 2, core_##op##_bf16, 0},
+
+static const floor16_kernel table[] = {
+    {"copy/f32", 4, copy_f32, 0},
+    {"copy/f16", 2, copy_f16, 0},
+    {"copy/bf16", 2, copy_bf16, 0},
+    {"copy/bf16/cvtne", 2, copy_bf16_cvtne, 1},
+    {"div/f32", 4, div_f32, 0},
+    {"rcp/f32", 4, rcp_f32, 0},
+    FLOOR_ROWS(erf) FLOOR_ROWS(tanh) FLOOR_ROWS(sigmoid) FLOOR_ROWS(silu) FLOOR_ROWS(quick_gelu)
+        FLOOR_ROWS(gelu) FLOOR_ROWS(gelu_tanh){"rcpcore/sigmoid/f32", 4, rcpcore_sigmoid_f32, 0},
+    {"rcpcore/sigmoid/f16", 2, rcpcore_sigmoid_f16, 0},
+    {"rcpcore/sigmoid/bf16", 2, rcpcore_sigmoid_bf16, 0},
+    {"rcpcore/silu/f32", 4, rcpcore_silu_f32, 0},
+    {"rcpcore/silu/f16", 2, rcpcore_silu_f16, 0},
+    {"rcpcore/silu/bf16", 2, rcpcore_silu_bf16, 0},
+    {"cvtne/erf/bf16", 2, cvtne_erf_bf16, 1},
+    {"cvtne/tanh/bf16", 2, cvtne_tanh_bf16, 1},
+    {"eo/copy/bf16", 2, eo_copy_bf16, 0},
+    {"eo/erf/bf16", 2, eo_erf_bf16, 0},
+    {"eo/tanh/bf16", 2, eo_tanh_bf16, 0},
+};
+
+const floor16_kernel *floor16_kernels(size_t *count) {
+  *count = sizeof table / sizeof table[0];
+  return table;
+}
+
+void floor16_narrow(const float *x, uint16_t *f16, uint16_t *bf16, size_t n) {
+  for (size_t i = 0; i + VLEN <= n; i += VLEN) {
+    vf_store_f16(f16 + i, vf_load_f32(x + i));
+    vf_store_bf16(bf16 + i, vf_load_f32(x + i));
+  }
+}
