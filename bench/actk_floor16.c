@@ -168,9 +168,9 @@ int main(int argc, char **argv) {
     if (k[i].needs_bf16 && !has_bf16) continue;
     const char *n = k[i].name;
     size_t l = strlen(n);
-    int type = k[i].bytes == 4 ? 0 : (l >= 4 && !strcmp(n + l - 4, "bf16")) || strstr(n, "bf16/")
-                                         ? 2
-                                         : 1;
+    int type = k[i].bytes == 4                                                ? 0
+               : (l >= 4 && !strcmp(n + l - 4, "bf16")) || strstr(n, "bf16/") ? 2
+                                                                              : 1;
     var *v = add(n, type);
     v->k = &k[i];
   }
@@ -185,12 +185,10 @@ int main(int argc, char **argv) {
   }
 
   /* each alternative store must give the shipped kernel's bits on these inputs */
-  static const char *const same[][2] = {{"copy/bf16/cvtne", "copy/bf16"},
-                                        {"cvtne/erf/bf16", "core/erf/bf16"},
-                                        {"cvtne/tanh/bf16", "core/tanh/bf16"},
-                                        {"eo/copy/bf16", "copy/bf16"},
-                                        {"eo/erf/bf16", "core/erf/bf16"},
-                                        {"eo/tanh/bf16", "core/tanh/bf16"}};
+  static const char *const same[][2] = {
+      {"copy/bf16/cvtne", "copy/bf16"},      {"cvtne/erf/bf16", "core/erf/bf16"},
+      {"cvtne/tanh/bf16", "core/tanh/bf16"}, {"eo/copy/bf16", "copy/bf16"},
+      {"eo/erf/bf16", "core/erf/bf16"},      {"eo/tanh/bf16", "core/tanh/bf16"}};
   for (size_t p = 0; p < sizeof same / sizeof same[0]; p++) {
     static uint16_t a[N], b[N];
     const floor16_kernel *alt = NULL, *ship = NULL;
@@ -231,8 +229,8 @@ int main(int argc, char **argv) {
   printf("pieces\n");
   printf("  copy/f32    %.3f  vector load + store, no math (the f32 kernels' own I/O)\n", c32);
   printf("  copy/f16    %.3f  VCVTPH2PS + VCVTPS2PH: +%.3f over copy/f32\n", c16, c16 - c32);
-  printf("  copy/bf16   %.3f  zero-extend + shift, integer RNE + VPERMW: +%.3f over copy/f32\n",
-         cb, cb - c32);
+  printf("  copy/bf16   %.3f  zero-extend + shift, integer RNE + VPERMW: +%.3f over copy/f32\n", cb,
+         cb - c32);
   if (has_bf16)
     printf("  copy/bf16/cvtne %.3f  VCVTNEPS2BF16 unless a lane is subnormal\n",
            med("copy/bf16/cvtne"));
@@ -245,8 +243,8 @@ int main(int argc, char **argv) {
   int f16_miss = 0, bf16_miss = 0, f16_est_miss = 0, bf16_est_miss = 0;
   printf("fast tier (bars: f16f <= 0.75 f32f, bf16f <= 0.6 f32f; est = core + the type's "
          "conversions)\n");
-  printf("%-11s %6s | %6s %6s %6s %6s %6s | %6s %6s %6s %6s %6s\n", "op", "f32f", "core16",
-         "f16f", "est", "bar", "f16f/", "corebf", "bf16f", "est", "bar", "bf16f/");
+  printf("%-11s %6s | %6s %6s %6s %6s %6s | %6s %6s %6s %6s %6s\n", "op", "f32f", "core16", "f16f",
+         "est", "bar", "f16f/", "corebf", "bf16f", "est", "bar", "bf16f/");
   for (int i = 0; i < NOPS; i++) {
     char b[64];
     const char *o = ops[i].name;

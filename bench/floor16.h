@@ -17,7 +17,7 @@ typedef struct floor16_kernel {
   const char *name; /* "copy/bf16", "core/sigmoid/bf16/f32", ... */
   int bytes;        /* bytes per element of x and y */
   floor16_fn fn;
-  int needs_bf16;   /* 1: runs only where the CPU has AVX512_BF16 */
+  int needs_bf16; /* 1: runs only where the CPU has AVX512_BF16 */
 } floor16_kernel;
 
 /* The table and its length. */

@@ -82,7 +82,7 @@ __attribute__((target("avx512bf16"), noinline)) static void copy_bf16_cvtne(cons
  * back by one shift and one VPTERNLOGD, no zero-extension and no VPERMW (one uop less
  * per 16 elements; the lanes are in a different order, not an issue elementwise). */
 #define FLOOR_CVTNE(name, fn)                                                                      \
-  __attribute__((target("avx512bf16"), noinline)) static void name(const void *xv, void *yv,      \
+  __attribute__((target("avx512bf16"), noinline)) static void name(const void *xv, void *yv,       \
                                                                    size_t n) {                     \
     const uint16_t *x = (const uint16_t *)xv;                                                      \
     uint16_t *y = (uint16_t *)yv;                                                                  \

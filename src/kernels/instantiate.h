@@ -28,6 +28,39 @@
 /* Kernel names: k_<op>_<type>_<tier> (static to the implementation). */
 #define ACTK_KNAME(op, type, tier) k_##op##_##type##_##tier
 
+/* Two vectors per step for the types whose implementation converts them cheaper
+ * that way (ACTK_PAIR_<type> of the vector contract: AVX-512 bf16), one otherwise.
+ * ACTK_PAIR(type) is a constant 0 or 1, so the pair loop of the other types is dead
+ * code; for them ACTK_LOAD_PAIR and ACTK_STORE_PAIR name two single-vector steps
+ * (so that it compiles). Whole pairs first, then single vectors, then the masked
+ * tail: each element's result is the same whichever step it falls in. */
+#ifndef ACTK_PAIR_f32
+#define ACTK_PAIR_f32 0
+#endif
+#ifndef ACTK_PAIR_f16
+#define ACTK_PAIR_f16 0
+#endif
+#ifndef ACTK_PAIR_bf16
+#define ACTK_PAIR_bf16 0
+#endif
+#define ACTK_PAIR(type) ACTK_PAIR_##type
+#define ACTK_PAIR_IMPL_0(type, op, q) op##_single_##type
+#define ACTK_PAIR_IMPL_1(type, op, q) vf_##op##_pair_##type##q
+#define ACTK_PAIR_IMPL(flag, type, op, q) ACTK_PAIR_IMPL_##flag(type, op, q)
+#define ACTK_PAIR_FN(flag, type, op, q) ACTK_PAIR_IMPL(flag, type, op, q)
+#define ACTK_LOAD_PAIR(type, p, a, b) ACTK_PAIR_FN(ACTK_PAIR_##type, type, load, )(p, a, b)
+#define ACTK_STORE_PAIR(type, p, a, b) ACTK_PAIR_FN(ACTK_PAIR_##type, type, store, _q)(p, a, b)
+#define ACTK_SINGLE_PAIR(type, T)                                                                  \
+  static inline void load_single_##type(const T *p, vf *a, vf *b) {                                \
+    *a = vf_load_##type(p);                                                                        \
+    *b = vf_load_##type(p + VLEN);                                                                 \
+  }                                                                                                \
+  static inline void store_single_##type(T *p, vf a, vf b) {                                       \
+    vf_store_##type##_q(p, a);                                                                     \
+    vf_store_##type##_q(p + VLEN, b);                                                              \
+  }
+#define ACTK_I_SINGLE_PAIR(type, T, ...) ACTK_SINGLE_PAIR(type, T)
+
 /* NOLINTBEGIN(bugprone-macro-parentheses): T is a type name, f a function */
 
 /* ---- unary: y = f(x) ---- */
@@ -37,6 +70,12 @@
     const T *x = (const T *)xv;                                                                    \
     T *y = (T *)yv;                                                                                \
     size_t i = 0;                                                                                  \
+    if (ACTK_PAIR(type))                                                                           \
+      for (; i + 2 * VLEN <= n; i += 2 * VLEN) {                                                   \
+        vf a, b;                                                                                   \
+        ACTK_LOAD_PAIR(type, x + i, &a, &b);                                                       \
+        ACTK_STORE_PAIR(type, y + i, fn(a), fn(b));                                                \
+      }                                                                                            \
     for (; i + VLEN <= n; i += VLEN) vf_store_##type##_q(y + i, fn(vf_load_##type(x + i)));        \
     if (VLEN > 1 && i < n)                                                                         \
       vf_store_first_##type##_q(y + i, n - i, fn(vf_load_first_##type(x + i, n - i)));             \
@@ -54,6 +93,12 @@
     T *y = (T *)yv;                                                                                \
     const vf va = vf_splat(alpha);                                                                 \
     size_t i = 0;                                                                                  \
+    if (ACTK_PAIR(type))                                                                           \
+      for (; i + 2 * VLEN <= n; i += 2 * VLEN) {                                                   \
+        vf a, b;                                                                                   \
+        ACTK_LOAD_PAIR(type, x + i, &a, &b);                                                       \
+        ACTK_STORE_PAIR(type, y + i, fn(a, va), fn(b, va));                                        \
+      }                                                                                            \
     for (; i + VLEN <= n; i += VLEN) vf_store_##type##_q(y + i, fn(vf_load_##type(x + i), va));    \
     if (VLEN > 1 && i < n)                                                                         \
       vf_store_first_##type##_q(y + i, n - i, fn(vf_load_first_##type(x + i, n - i), va));         \
@@ -66,6 +111,13 @@
 #define ACTK_BIAS_ROW(name, f, add, type, T)                                                       \
   ACTK_NOINLINE static void name(const T *x, const T *b, T *y, size_t len) {                       \
     size_t j = 0;                                                                                  \
+    if (ACTK_PAIR(type))                                                                           \
+      for (; j + 2 * VLEN <= len; j += 2 * VLEN) {                                                 \
+        vf x0, x1, b0, b1;                                                                         \
+        ACTK_LOAD_PAIR(type, x + j, &x0, &x1);                                                     \
+        ACTK_LOAD_PAIR(type, b + j, &b0, &b1); /* the same order as x's */                         \
+        ACTK_STORE_PAIR(type, y + j, f(add(x0, b0)), f(add(x1, b1)));                              \
+      }                                                                                            \
     for (; j + VLEN <= len; j += VLEN)                                                             \
       vf_store_##type##_q(y + j, f(add(vf_load_##type(x + j), vf_load_##type(b + j))));            \
     if (VLEN > 1 && j < len)                                                                       \
@@ -104,6 +156,7 @@
 /* ---- every (op, tier, type) of the registry ---- */
 
 /* NOLINTBEGIN(bugprone-macro-parentheses): T is a type name */
+ACTK_FOR_EACH_TYPE(ACTK_I_SINGLE_PAIR, )
 #define ACTK_I_ANY_NAN(type, T, ...) ACTK_BIAS_ANY_NAN(type, T)
 ACTK_FOR_EACH_TYPE(ACTK_I_ANY_NAN, )
 #define ACTK_I_ROPE(type, T, ...) ACTK_ROPE_KERNELS(type, T)

@@ -72,6 +72,12 @@
  *                                 no NaN test: round to nearest even on the bits,
  *                                 (u + 0x7fff + lsb) >> 16, for every u on every
  *                                 implementation (f32, f16: the plain stores)
+ *   ACTK_PAIR_<T>                 defined to 1 where the implementation has these
+ *                                 for T (where two vectors at a time convert cheaper):
+ *     void vf_load_pair_<T>(const T *p, vf *a, vf *b)   p[0 .. 2 VLEN) into a and b,
+ *                                 the elements in an order of its choosing
+ *     void vf_store_pair_<T>_q(T *p, vf a, vf b)        back in that order (the bits
+ *                                 of vf_store_<T>_q for each element)
  *
  * Vector implementations (VLEN even) also define, for interleaved RoPE:
  *   vf vf_swap_pairs(a)           lanes (2j, 2j+1) swapped
