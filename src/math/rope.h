@@ -21,10 +21,14 @@
  * zero low half: the stores are the _q ones of the vector contract.) */
 ACTK_INLINE vf rope_nan(vf y) { return vf_select(vm_isnan(y), vf_splat(__builtin_nanf("")), y); }
 
-/* a c - fl(b s) written as a c + fl(b (-s)): the same value. */
+/* a c - fl(b s) and b c + fl(a s), one fma each (vf_fms: a c - fl(b s) with one
+ * rounding, the value of a c + fl(b (-s)) without negating s); the NaN lanes
+ * replaced only where one of the two has any (one compare for both). */
 ACTK_INLINE void rope_pair(vf a, vf b, vf c, vf s, vf *ya, vf *yb) {
-  *ya = rope_nan(vf_fma(a, c, vf_mul(b, vf_xor(s, vf_splat(-0.0f)))));
-  *yb = rope_nan(vf_fma(b, c, vf_mul(a, s)));
+  vf u = vf_fms(a, c, vf_mul(b, s)), v = vf_fma(b, c, vf_mul(a, s));
+  if (vm_any(vm_unord(u, v))) u = rope_nan(u), v = rope_nan(v);
+  *ya = u;
+  *yb = v;
 }
 
 #if VLEN > 1
@@ -49,11 +53,24 @@ static void rope_expand(const float *c, const float *s, float *c2, float *s2, si
  * ACTK_ROPE_KERNELS(type, T) defines rope_rows_kernel_<type>. */
 /* NOLINTBEGIN(bugprone-macro-parentheses): T is a type name */
 #if VLEN > 1
-/* c2, s2: the cache row expanded to pairs (rope_expand), rd = 2 half entries. */
+/* c2, s2: the cache row expanded to pairs (rope_expand), rd = 2 half entries; c, s
+ * the row itself. Types the implementation loads two vectors at a time
+ * (ACTK_PAIR_<type>: the even elements and the odd ones) take whole pairs of
+ * vectors first, as split-half takes its two halves: a = x[2j], b = x[2j + 1]
+ * with the row's c and s as they are (no swap, no expanded row), the same
+ * rope_pair, so the same bits. (ACTK_PAIR, ACTK_LOAD_PAIR, ACTK_STORE_PAIR: from
+ * src/kernels/instantiate.h, where these macros are expanded.) */
 #define ACTK_ROPE_INTERLEAVED_PAIRS(type, T)                                                       \
-  static void rope_interleaved_pairs_##type(const T *x, const float *c2, const float *s2, T *y,    \
-                                            size_t rd) {                                           \
+  static void rope_interleaved_pairs_##type(const T *x, const float *c, const float *s,            \
+                                            const float *c2, const float *s2, T *y, size_t rd) {   \
     size_t j = 0;                                                                                  \
+    if (ACTK_PAIR(type))                                                                           \
+      for (; j + 2 * VLEN <= rd; j += 2 * VLEN) {                                                  \
+        vf a, b, ya, yb;                                                                           \
+        ACTK_LOAD_PAIR(type, x + j, &a, &b);                                                       \
+        rope_pair(a, b, vf_load_f32(c + j / 2), vf_load_f32(s + j / 2), &ya, &yb);                 \
+        ACTK_STORE_PAIR(type, y + j, ya, yb);                                                      \
+      }                                                                                            \
     for (; j + VLEN <= rd; j += VLEN) {                                                            \
       vf v = vf_load_##type(x + j);                                                                \
       vf_store_##type##_q(y + j, rope_nan(vf_fma(v, vf_load_f32(c2 + j),                           \
@@ -69,7 +86,8 @@ static void rope_expand(const float *c, const float *s, float *c2, float *s2, si
     }                                                                                              \
   }
 /* The interleaved style expands a cache row once for all the rows that share
- * it, in blocks of 256 pairs. */
+ * it, in blocks of 256 pairs (not at all where whole pairs of vectors cover the
+ * block). */
 #define ACTK_ROPE_INTERLEAVED_ROWS(type, T)                                                        \
   ACTK_ROPE_INTERLEAVED_PAIRS(type, T)                                                             \
   static void rope_interleaved_rows_##type(const T *x, T *y, size_t rows, size_t stride,           \
@@ -82,10 +100,10 @@ static void rope_expand(const float *c, const float *s, float *c2, float *s2, si
       const float *cr = c + r0 * cstride, *sr = s + r0 * cstride;                                  \
       for (size_t j0 = 0; j0 < half; j0 += BLOCK) {                                                \
         size_t h = half - j0 < BLOCK ? half - j0 : BLOCK;                                          \
-        rope_expand(cr + j0, sr + j0, c2, s2, h);                                                  \
+        if (!ACTK_PAIR(type) || h % VLEN) rope_expand(cr + j0, sr + j0, c2, s2, h);                \
         for (size_t i = r0; i < r0 + group; i++)                                                   \
-          rope_interleaved_pairs_##type(x + i * stride + 2 * j0, c2, s2, y + i * stride + 2 * j0,  \
-                                        2 * h);                                                    \
+          rope_interleaved_pairs_##type(x + i * stride + 2 * j0, cr + j0, sr + j0, c2, s2,         \
+                                        y + i * stride + 2 * j0, 2 * h);                           \
       }                                                                                            \
     }                                                                                              \
   }

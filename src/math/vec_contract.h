@@ -28,11 +28,13 @@
  * Compares and selects
  *   vm vm_lt/le/ge(a, b)          ordered compares: false if either is NaN
  *   vm vm_isnan(a)                a is NaN
+ *   vm vm_unord(a, b)             a or b is NaN (one compare for two vectors)
  *   vf vf_select(m, t, f)         m ? t : f per lane
  *   vf vf_keep(m, a)              m ? a : +0 per lane
  *   vf vf_select_sign(x, n, p)    sign bit of x set ? n : p, per lane (NaN and
  *                                 -0 included: the bit, not a compare)
  *   int vm_all(m)                 every lane of m is set
+ *   int vm_any(m)                 some lane of m is set
  *
  * Integer lanes
  *   vi vf_bits(vf), vf vi_bits(vi) reinterpret the 32 bits
@@ -74,11 +76,13 @@
  *                                 implementation (f32, f16: the plain stores)
  *   ACTK_PAIR_<T>                 defined to 1 where the implementation has these
  *                                 for T (where two vectors at a time convert cheaper):
- *     void vf_load_pair_<T>(const T *p, vf *a, vf *b)   p[0 .. 2 VLEN) into a and b,
- *                                 the elements in an order of its choosing
- *     void vf_store_pair_<T>_q(T *p, vf a, vf b)        back in that order (the bits
- *                                 of vf_store_<T>_q for each element)
- *
+ *     void vf_load_pair_<T>(const T *p, vf *a, vf *b)   p[0 .. 2 VLEN): a the even
+ *                                 elements p[0], p[2] .. p[2 VLEN - 2], b the odd ones
+ *                                 (the kernels are elementwise; RoPE's interleaved
+ *                                 style takes a and b as the pairs' two halves)
+ *     void vf_store_pair_<T>_q(T *p, vf a, vf b)        the inverse: a to the even
+ *                                 elements, b to the odd ones (each with the bits of
+ *                                 vf_store_<T>_q) *
  * Vector implementations (VLEN even) also define, for interleaved RoPE:
  *   vf vf_swap_pairs(a)           lanes (2j, 2j+1) swapped
  *   vf vf_even_sign()             -0 on even lanes, +0 on odd

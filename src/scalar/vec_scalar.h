@@ -44,10 +44,12 @@ static inline vm vm_lt(vf a, vf b) { return a < b; }
 static inline vm vm_le(vf a, vf b) { return a <= b; }
 static inline vm vm_ge(vf a, vf b) { return a >= b; }
 static inline vm vm_isnan(vf a) { return a != a; }
+static inline vm vm_unord(vf a, vf b) { return a != a || b != b; }
 static inline vf vf_select(vm m, vf t, vf f) { return m ? t : f; }
 static inline vf vf_keep(vm m, vf a) { return m ? a : 0.0f; }
 static inline vf vf_select_sign(vf x, vf neg, vf pos) { return signbit(x) ? neg : pos; }
 static inline int vm_all(vm m) { return m != 0; }
+static inline int vm_any(vm m) { return m != 0; }
 /* Shifts go through uint32_t: no signed-overflow or negative-shift UB. */
 static inline vi vi_add(vi a, vi b) { return (vi)((uint32_t)a + (uint32_t)b); }
 static inline vi vi_sub(vi a, vi b) { return (vi)((uint32_t)a - (uint32_t)b); }

@@ -35,11 +35,13 @@ static inline vm vm_lt(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 static inline vm vm_le(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
 static inline vm vm_ge(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
 static inline vm vm_isnan(vf a) { return _mm256_cmp_ps(a, a, _CMP_UNORD_Q); }
+static inline vm vm_unord(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_UNORD_Q); }
 static inline vf vf_select(vm m, vf t, vf f) { return _mm256_blendv_ps(f, t, m); }
 static inline vf vf_keep(vm m, vf a) { return _mm256_and_ps(m, a); }
 /* x's sign bit picks: set -> neg, clear -> pos (one blendv, no compare) */
 static inline vf vf_select_sign(vf x, vf neg, vf pos) { return _mm256_blendv_ps(pos, neg, x); }
 static inline int vm_all(vm m) { return _mm256_movemask_ps(m) == 0xff; }
+static inline int vm_any(vm m) { return !_mm256_testz_ps(m, m); }
 static inline vi vf_bits(vf a) { return _mm256_castps_si256(a); }
 static inline vf vi_bits(vi a) { return _mm256_castsi256_ps(a); }
 static inline vi vi_add(vi a, vi b) { return _mm256_add_epi32(a, b); }

@@ -36,12 +36,14 @@ static inline vm vm_lt(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ)
 static inline vm vm_le(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ); }
 static inline vm vm_ge(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ); }
 static inline vm vm_isnan(vf a) { return _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q); }
+static inline vm vm_unord(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q); }
 static inline vf vf_select(vm m, vf t, vf f) { return _mm512_mask_blend_ps(m, f, t); }
 static inline vf vf_keep(vm m, vf a) { return _mm512_maskz_mov_ps(m, a); }
 static inline vf vf_select_sign(vf x, vf neg, vf pos) {
   return _mm512_mask_blend_ps(_mm512_movepi32_mask(_mm512_castps_si512(x)), pos, neg);
 }
 static inline int vm_all(vm m) { return m == 0xffff; }
+static inline int vm_any(vm m) { return m != 0; }
 static inline vi vf_bits(vf a) { return _mm512_castps_si512(a); }
 static inline vf vi_bits(vi a) { return _mm512_castsi512_ps(a); }
 static inline vi vi_add(vi a, vi b) { return _mm512_add_epi32(a, b); }
