@@ -14,7 +14,8 @@
  *             replacement (integer seed + two Newton steps)
  *   per op    f32f: actk_<op>_f32_fast; core: the op's 16-bit core on f32 data (f32
  *             loads and stores: its math alone, the floor of the design even if the
- *             conversions were free); 16f: actk_<op>_<type>_fast; conv = 16f - core,
+ *             conversions were free; it moves twice the bytes of a 16-bit kernel, all
+ *             in L2 at this size); 16f: actk_<op>_<type>_fast; conv = 16f - core,
  *             what the type's conversions add in that op; bar: issue 13's (f16 0.75x,
  *             bf16 0.6x f32f)
  *   accurate  actk_<op>_f32, _f16, _bf16, and est = f32 + conv (the fast kernel's, same

@@ -62,7 +62,8 @@ FLOOR_LOOP(rcp_f32, f32, float, rcp_only)
 
 /* bf16 narrowing by VCVTNEPS2BF16 where no lane is an f32 subnormal (which it would
  * flush), else the shipped integer rounding: the best use of the instruction that
- * keeps actk's bits. */
+ * keeps actk's bits for every non-NaN value (a signalling NaN comes out quieted, where
+ * vf_store_bf16_q keeps it; the kernels' results are quiet already). */
 __attribute__((target("avx512bf16"), noinline)) static void copy_bf16_cvtne(const void *xv,
                                                                             void *yv, size_t n) {
   const uint16_t *x = (const uint16_t *)xv;
@@ -77,10 +78,9 @@ __attribute__((target("avx512bf16"), noinline)) static void copy_bf16_cvtne(cons
 }
 
 /* The bf16 store by VCVTNEPS2BF16 inside a kernel (as copy_bf16_cvtne), and the bf16
- * loads and stores by even and odd halves of 32 elements: one 64-byte load gives the
- * even elements (shifted up) and the odd ones (masked), and the results are merged
- * back by one shift and one VPTERNLOGD, no zero-extension and no VPERMW (one uop less
- * per 16 elements; the lanes are in a different order, not an issue elementwise). */
+ * loads and stores by even and odd halves of 32 elements, through the library's own
+ * vf_load_pair_bf16 and vf_store_pair_bf16_q (what its AVX-512 bf16 kernels run, in
+ * their main loop) where FLOOR_LOOP runs one vector per step. */
 #define FLOOR_CVTNE(name, fn)                                                                      \
   __attribute__((target("avx512bf16"), noinline)) static void name(const void *xv, void *yv,       \
                                                                    size_t n) {                     \
@@ -98,13 +98,10 @@ __attribute__((target("avx512bf16"), noinline)) static void copy_bf16_cvtne(cons
   __attribute__((noinline)) static void name(const void *xv, void *yv, size_t n) {                 \
     const uint16_t *x = (const uint16_t *)xv;                                                      \
     uint16_t *y = (uint16_t *)yv;                                                                  \
-    const __m512i hi = _mm512_set1_epi32((int)0xffff0000);                                         \
     for (size_t i = 0; i + 2 * VLEN <= n; i += 2 * VLEN) {                                         \
-      __m512i w = _mm512_loadu_si512((const void *)(x + i));                                       \
-      __m512i ev = vf_round_bf16(fn(_mm512_castsi512_ps(_mm512_slli_epi32(w, 16))));               \
-      __m512i od = vf_round_bf16(fn(_mm512_castsi512_ps(_mm512_and_si512(w, hi))));                \
-      _mm512_storeu_si512((void *)(y + i),                                                         \
-                          _mm512_ternarylogic_epi32(_mm512_srli_epi32(ev, 16), od, hi, 0xf8));     \
+      vf a, b;                                                                                     \
+      vf_load_pair_bf16(x + i, &a, &b);                                                            \
+      vf_store_pair_bf16_q(y + i, fn(a), fn(b));                                                   \
     }                                                                                              \
   }
 FLOOR_CVTNE(cvtne_erf_bf16, erf_fast_bf16_v)
