@@ -170,6 +170,20 @@ static inline void vf_store_first_bf16_q(uint16_t *p, size_t k, vf a) {
   vf_store_bf16_q(t, a);
   memcpy(p, t, k * sizeof *p);
 }
+/* bf16 two vectors at a time (ACTK_PAIR_bf16, src/kernels/instantiate.h), as on
+ * AVX-512: one 32-byte load holds 16 elements, the even ones widen by a shift, the
+ * odd ones by an AND; the rounded results merge back by a shift and one VPBLENDW (no
+ * byte shuffle, no cross-lane permute). */
+#define ACTK_PAIR_bf16 1
+static inline void vf_load_pair_bf16(const uint16_t *p, vf *even, vf *odd) {
+  __m256i w = _mm256_loadu_si256((const __m256i *)(const void *)p);
+  *even = _mm256_castsi256_ps(_mm256_slli_epi32(w, 16));
+  *odd = _mm256_castsi256_ps(_mm256_and_si256(w, _mm256_set1_epi32((int)0xffff0000)));
+}
+static inline void vf_store_pair_bf16_q(uint16_t *p, vf even, vf odd) {
+  __m256i e = _mm256_srli_epi32(vf_round_bf16(even), 16), o = vf_round_bf16(odd);
+  _mm256_storeu_si256((__m256i *)(void *)p, _mm256_blend_epi16(e, o, 0xaa)); /* odd words: o */
+}
 #define vf_store_f32_q vf_store_f32
 #define vf_store_first_f32_q vf_store_first_f32
 #define vf_store_f16_q vf_store_f16
