@@ -1,13 +1,15 @@
 /* actk_floor16: how low the fast 16-bit kernels can go on this CPU, from their pieces
  * (issue 13's speed bars, judged on the AVX-512 arm).
  *
- *   build/bench/actk_floor16 [--repeats R] [--calls C]
+ *   build/bench/actk_floor16 [--repeats R] [--calls C] [--n N]
  *
- * One thread, n = 65536 (in L2), inputs N(0, 3) clipped to [-12, 12] (actk_ratio's),
- * rounded to f16 and bf16. Every kernel and library call below is timed in the same
- * interleaved rounds (R rounds of C calls each, thread CPU time, medians): ns/element.
+ * One thread, n = N elements (default 65536, in L2; RoPE's Llama-3 prefill is 524288), inputs N(0,
+ * 3) clipped to [-12, 12] (actk_ratio's), rounded to f16 and bf16. Every kernel and library call
+ * below is timed in the same interleaved rounds (R rounds of C calls each, thread CPU time,
+ * medians): ns/element.
  *
- *   pieces    copy/<type>: load, widen, narrow, store with no math (the shipped
+ *   pieces    memcpy/16: memcpy of the 16-bit bytes (what RoPE's bar is against);
+ *             copy/<type>: load, widen, narrow, store with no math (the shipped
  *             conversions; f32: a plain vector copy); copy/bf16/cvtne: the narrowing
  *             by VCVTNEPS2BF16 where no lane is an f32 subnormal (the one use of it
  *             that keeps actk's bits); div/f32: VDIVPS alone; rcp/f32: its FMA
@@ -34,7 +36,8 @@
 #include "actk.h"
 #include "floor16.h"
 
-enum { N = 65536, MAXV = 128 };
+enum { MAXV = 128 };
+static size_t N = 65536; /* --n: a multiple of 32 */
 
 typedef actk_status (*f32_api)(actk_pool *, const float *, float *, size_t);
 typedef actk_status (*u16_api)(actk_pool *, const uint16_t *, uint16_t *, size_t);
@@ -117,7 +120,7 @@ static double med(const char *name) {
 
 static void gen_inputs(void) {
   uint64_t s = 0x9e3779b97f4a7c15ULL;
-  for (int i = 0; i < N; i += 2) { /* Box-Muller over splitmix64 */
+  for (size_t i = 0; i < N; i += 2) { /* Box-Muller over splitmix64 */
     double u[2];
     for (int j = 0; j < 2; j++) {
       uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
@@ -141,12 +144,18 @@ int main(int argc, char **argv) {
       reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
       calls = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--n") && i + 1 < argc)
+      N = (size_t)strtoul(argv[++i], NULL, 10);
     else {
-      fprintf(stderr, "usage: %s [--repeats R] [--calls C]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--repeats R] [--calls C] [--n N]\n", argv[0]);
       return 2;
     }
   }
-  if (reps < 1 || calls < 1) return 2;
+  if (reps < 1 || calls < 1 || N < 32 || N % 32 || N > (1u << 26)) {
+    fprintf(stderr, "%s: --repeats and --calls >= 1, --n a multiple of 32 in [32, 2^26]\n",
+            argv[0]);
+    return 2;
+  }
   if (!actk_isa_supported(ACTK_ISA_AVX512)) {
     printf("actk_floor16: needs actk's avx512 arm (AVX-512 F/DQ/BW/VL): not on this CPU\n");
     return 0;
@@ -193,7 +202,8 @@ int main(int argc, char **argv) {
       {"cvtne/tanh/bf16", "core/tanh/bf16"}, {"eo/copy/bf16", "copy/bf16"},
       {"eo/erf/bf16", "core/erf/bf16"},      {"eo/tanh/bf16", "core/tanh/bf16"}};
   for (size_t p = 0; p < sizeof same / sizeof same[0]; p++) {
-    static uint16_t a[N], b[N];
+    uint16_t *a = y16, *b = malloc(N * 2);
+    if (!b) return 1;
     const floor16_kernel *alt = NULL, *ship = NULL;
     for (size_t i = 0; i < nk; i++) {
       if (!strcmp(k[i].name, same[p][0])) alt = &k[i];
@@ -201,7 +211,9 @@ int main(int argc, char **argv) {
     }
     if (!alt || !ship || (alt->needs_bf16 && !has_bf16)) continue;
     alt->fn(xbf16, a, N), ship->fn(xbf16, b, N);
-    if (memcmp(a, b, sizeof a)) {
+    int differ = memcmp(a, b, N * 2) != 0;
+    free(b);
+    if (differ) {
       fprintf(stderr, "actk_floor16: %s gives other bits than %s\n", same[p][0], same[p][1]);
       return 1;
     }
@@ -226,10 +238,14 @@ int main(int argc, char **argv) {
   }
 
   const double c32 = med("copy/f32"), c16 = med("copy/f16"), cb = med("copy/bf16");
-  printf("actk_floor16: n = %d, one thread, %d interleaved rounds x %d calls, medians, "
+  printf("actk_floor16: n = %zu, one thread, %d interleaved rounds x %d calls, medians, "
          "ns/element (thread CPU time), actk's avx512 arm\n\n",
          N, reps, calls);
   printf("pieces\n");
+  printf("  memcpy/16   %.3f  memcpy of the 16-bit elements' bytes (RoPE's bar: 1.3x this)\n",
+         med("memcpy/16"));
+  printf("  copy/bf16 pairs %.3f  the bf16 kernels' pair load + store alone: %.2fx memcpy/16\n",
+         med("eo/copy/bf16"), med("eo/copy/bf16") / med("memcpy/16"));
   printf("  copy/f32    %.3f  vector load + store, no math (the f32 kernels' own I/O)\n", c32);
   printf("  copy/f16    %.3f  VCVTPH2PS + VCVTPS2PH (the copies are bound by memory, not by\n"
          "                    the conversions: the 16-bit ones move half the bytes)\n",

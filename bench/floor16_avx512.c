@@ -4,6 +4,7 @@
 #include "floor16.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include "x86/vec_avx512.h"
 /* (vec_avx512.h first: the math reads VLEN) */
@@ -52,6 +53,10 @@ static inline vf silu_rcp(vf x) {
   vm fast = vm_ge(x, vf_splat(-86.0f));
   if (vm_all(fast)) return y;
   return vf_select(fast, y, silu_v(x));
+}
+
+__attribute__((noinline)) static void memcpy_16(const void *x, void *y, size_t n) {
+  memcpy(y, x, n * 2);
 }
 
 FLOOR_LOOP(copy_f32, f32, float, ident)
@@ -138,6 +143,7 @@ FLOOR_LOOP(rcpcore_silu_bf16, bf16, uint16_t, silu_rcp)
       {"core/" #op "/f16", 2, core_##op##_f16, 0}, {"core/" #op "/bf16", 2, core_##op##_bf16, 0},
 
 static const floor16_kernel table[] = {
+    {"memcpy/16", 2, memcpy_16, 0},
     {"copy/f32", 4, copy_f32, 0},
     {"copy/f16", 2, copy_f16, 0},
     {"copy/bf16", 2, copy_bf16, 0},
