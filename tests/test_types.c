@@ -334,9 +334,10 @@ static void check_pool(void **state) {
  * ISA's bits, both styles and layouts, with position ids and without. */
 static void check_rope(void **state) {
   (void)state;
-  /* RD = 56: interleaved rows of 56 channels run one pair of vectors (32), one vector
-   * (16) and a tail (8) on AVX-512; split-half rows one vector and a tail */
-  enum { B = 2, S = 5, H = 3, D = 64, RD = 56, MAXP = 16, N = B * S * H * D };
+  /* RD = 104 runs every step of the row kernels: on AVX-512, split-half rows of 52
+   * pairs take three vectors and a tail, interleaved rows three pairs of vectors and a
+   * tail; on AVX2, interleaved ones six pairs, one vector (8) and no tail */
+  enum { B = 2, S = 5, H = 3, D = 112, RD = 104, MAXP = 16, N = B * S * H * D };
   static float cs[MAXP * RD / 2], sn[MAXP * RD / 2];
   assert_int_equal(actk_rope_cache_f32(cs, sn, MAXP, RD, 10000.0), ACTK_OK);
   const int64_t ids[B * S] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3};
