@@ -50,6 +50,7 @@
 #define ACTK_PAIR_FN(flag, type, op, q) ACTK_PAIR_IMPL(flag, type, op, q)
 #define ACTK_LOAD_PAIR(type, p, a, b) ACTK_PAIR_FN(ACTK_PAIR_##type, type, load, )(p, a, b)
 #define ACTK_STORE_PAIR(type, p, a, b) ACTK_PAIR_FN(ACTK_PAIR_##type, type, store, _q)(p, a, b)
+/* NOLINTBEGIN(bugprone-macro-parentheses): T is a type name */
 #define ACTK_SINGLE_PAIR(type, T)                                                                  \
   static inline void load_single_##type(const T *p, vf *a, vf *b) {                                \
     *a = vf_load_##type(p);                                                                        \
@@ -59,6 +60,7 @@
     vf_store_##type##_q(p, a);                                                                     \
     vf_store_##type##_q(p + VLEN, b);                                                              \
   }
+/* NOLINTEND(bugprone-macro-parentheses) */
 #define ACTK_I_SINGLE_PAIR(type, T, ...) ACTK_SINGLE_PAIR(type, T)
 
 /* NOLINTBEGIN(bugprone-macro-parentheses): T is a type name, f a function */
