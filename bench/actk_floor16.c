@@ -118,6 +118,25 @@ static double med(const char *name) {
   return -1;
 }
 
+/* med() of the variant named fmt with op in its %s */
+static double med_of(const char *fmt, const char *op) {
+  char b[64];
+  snprintf(b, sizeof b, fmt, op);
+  return med(b);
+}
+
+/* one op's medians: the library's six entry points and its two 16-bit cores on f32 */
+typedef struct {
+  double f32, f32f, f16, f16f, bf16, bf16f, core16, corebf;
+} op_meds;
+static op_meds meds_of(const char *o) {
+  op_meds m = {med_of("lib/%s/f32", o),      med_of("lib/%s/f32f", o),
+               med_of("lib/%s/f16", o),      med_of("lib/%s/f16f", o),
+               med_of("lib/%s/bf16", o),     med_of("lib/%s/bf16f", o),
+               med_of("core/%s/f16/f32", o), med_of("core/%s/bf16/f32", o)};
+  return m;
+}
+
 static void gen_inputs(void) {
   uint64_t s = 0x9e3779b97f4a7c15ULL;
   for (size_t i = 0; i < N; i += 2) { /* Box-Muller over splitmix64 */
@@ -271,13 +290,9 @@ int main(int argc, char **argv) {
   printf("%-11s %6s | %6s %6s %6s %6s %6s | %6s %6s %6s %6s %6s\n", "op", "f32f", "core", "conv",
          "f16f", "bar", "f16f/", "core", "conv", "bf16f", "bar", "bf16f/");
   for (int i = 0; i < NOPS; i++) {
-    char b[64];
     const char *o = ops[i].name;
-    double f32f = (snprintf(b, sizeof b, "lib/%s/f32f", o), med(b));
-    double k16 = (snprintf(b, sizeof b, "core/%s/f16/f32", o), med(b));
-    double kb = (snprintf(b, sizeof b, "core/%s/bf16/f32", o), med(b));
-    double l16 = (snprintf(b, sizeof b, "lib/%s/f16f", o), med(b));
-    double lb = (snprintf(b, sizeof b, "lib/%s/bf16f", o), med(b));
+    op_meds m = meds_of(o);
+    double f32f = m.f32f, k16 = m.core16, kb = m.corebf, l16 = m.f16f, lb = m.bf16f;
     f16_miss += l16 > 0.75 * f32f, bf16_miss += lb > 0.6 * f32f;
     f16_core_miss += k16 > 0.75 * f32f, bf16_core_miss += kb > 0.6 * f32f;
     printf("%-11s %6.3f | %6.3f %6.3f %6.3f %6.3f %5.2fx | %6.3f %6.3f %6.3f %6.3f %5.2fx\n", o,
@@ -295,16 +310,10 @@ int main(int argc, char **argv) {
          "est", "bf16/");
   int acc_est_miss = 0;
   for (int i = 0; i < NOPS; i++) {
-    char b[64];
     const char *o = ops[i].name;
-    double a32 = (snprintf(b, sizeof b, "lib/%s/f32", o), med(b));
-    double a16 = (snprintf(b, sizeof b, "lib/%s/f16", o), med(b));
-    double ab = (snprintf(b, sizeof b, "lib/%s/bf16", o), med(b));
-    double lf16 = (snprintf(b, sizeof b, "lib/%s/f16f", o), med(b));
-    double kf16 = (snprintf(b, sizeof b, "core/%s/f16/f32", o), med(b));
-    double lbf = (snprintf(b, sizeof b, "lib/%s/bf16f", o), med(b));
-    double kbf = (snprintf(b, sizeof b, "core/%s/bf16/f32", o), med(b));
-    double cv16 = lf16 - kf16, cvbf = lbf - kbf;
+    op_meds m = meds_of(o);
+    double a32 = m.f32, a16 = m.f16, ab = m.bf16;
+    double cv16 = m.f16f - m.core16, cvbf = m.bf16f - m.corebf;
     acc_est_miss += (cv16 > 0.1 * a32) + (cvbf > 0.1 * a32);
     printf("%-11s %6.3f | %6.3f %6.3f %5.2fx | %6.3f %6.3f %5.2fx\n", o, a32, a16, a32 + cv16,
            a16 / a32, ab, a32 + cvbf, ab / a32);

@@ -142,6 +142,11 @@ FLOOR_LOOP(rcpcore_silu_bf16, bf16, uint16_t, silu_rcp)
       {"core/" #op "/bf16/f32", 4, core_##op##_bf16_f32, 0},                                       \
       {"core/" #op "/f16", 2, core_##op##_f16, 0}, {"core/" #op "/bf16", 2, core_##op##_bf16, 0},
 
+#define FLOOR_RCP_ROWS(op)                                                                         \
+  {"rcpcore/" #op "/f32", 4, rcpcore_##op##_f32, 0},                                               \
+      {"rcpcore/" #op "/f16", 2, rcpcore_##op##_f16, 0},                                           \
+      {"rcpcore/" #op "/bf16", 2, rcpcore_##op##_bf16, 0},
+
 static const floor16_kernel table[] = {
     {"memcpy/16", 2, memcpy_16, 0},
     {"copy/f32", 4, copy_f32, 0},
@@ -151,13 +156,8 @@ static const floor16_kernel table[] = {
     {"div/f32", 4, div_f32, 0},
     {"rcp/f32", 4, rcp_f32, 0},
     FLOOR_ROWS(erf) FLOOR_ROWS(tanh) FLOOR_ROWS(sigmoid) FLOOR_ROWS(silu) FLOOR_ROWS(quick_gelu)
-        FLOOR_ROWS(gelu) FLOOR_ROWS(gelu_tanh){"rcpcore/sigmoid/f32", 4, rcpcore_sigmoid_f32, 0},
-    {"rcpcore/sigmoid/f16", 2, rcpcore_sigmoid_f16, 0},
-    {"rcpcore/sigmoid/bf16", 2, rcpcore_sigmoid_bf16, 0},
-    {"rcpcore/silu/f32", 4, rcpcore_silu_f32, 0},
-    {"rcpcore/silu/f16", 2, rcpcore_silu_f16, 0},
-    {"rcpcore/silu/bf16", 2, rcpcore_silu_bf16, 0},
-    {"cvtne/erf/bf16", 2, cvtne_erf_bf16, 1},
+        FLOOR_ROWS(gelu) FLOOR_ROWS(gelu_tanh) FLOOR_RCP_ROWS(sigmoid)
+            FLOOR_RCP_ROWS(silu){"cvtne/erf/bf16", 2, cvtne_erf_bf16, 1},
     {"cvtne/tanh/bf16", 2, cvtne_tanh_bf16, 1},
     {"eo/copy/bf16", 2, eo_copy_bf16, 0},
     {"eo/erf/bf16", 2, eo_erf_bf16, 0},
