@@ -29,7 +29,7 @@
 #define ACTK_KNAME(op, type, tier) k_##op##_##type##_##tier
 
 /* Two vectors per step for the types whose implementation converts them cheaper
- * that way (ACTK_PAIR_<type> of the vector contract: AVX-512 bf16), one otherwise.
+ * that way (ACTK_PAIR_<type> of the vector contract: bf16 on AVX-512 and AVX2), one otherwise.
  * ACTK_PAIR(type) is a constant 0 or 1, so the pair loop of the other types is dead
  * code; for them ACTK_LOAD_PAIR and ACTK_STORE_PAIR name two single-vector steps
  * (so that it compiles). Whole pairs first, then single vectors, then the masked

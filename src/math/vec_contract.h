@@ -82,7 +82,8 @@
  *                                 style takes a and b as the pairs' two halves)
  *     void vf_store_pair_<T>_q(T *p, vf a, vf b)        the inverse: a to the even
  *                                 elements, b to the odd ones (each with the bits of
- *                                 vf_store_<T>_q) *
+ *                                 vf_store_<T>_q)
+ *
  * Vector implementations (VLEN even) also define, for interleaved RoPE:
  *   vf vf_swap_pairs(a)           lanes (2j, 2j+1) swapped
  *   vf vf_even_sign()             -0 on even lanes, +0 on odd
