@@ -63,7 +63,7 @@ typedef struct {
   const floor16_kernel *k;
   f32_api a32;
   u16_api a16;
-  int bytes, type; /* type: 0 f32, 1 f16, 2 bf16 */
+  int type; /* floor16_type: 0 f32, 1 f16, 2 bf16 */
   double *t;
   double med;
 } var;
@@ -197,12 +197,7 @@ int main(int argc, char **argv) {
   const floor16_kernel *k = floor16_kernels(&nk);
   for (size_t i = 0; i < nk; i++) {
     if (k[i].needs_bf16 && !has_bf16) continue;
-    const char *n = k[i].name;
-    size_t l = strlen(n);
-    int type = k[i].bytes == 4                                                ? 0
-               : (l >= 4 && !strcmp(n + l - 4, "bf16")) || strstr(n, "bf16/") ? 2
-                                                                              : 1;
-    var *v = add(n, type);
+    var *v = add(k[i].name, (int)k[i].type);
     v->k = &k[i];
   }
   for (int i = 0; i < NOPS; i++) {

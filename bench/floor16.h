@@ -13,9 +13,12 @@
 
 typedef void (*floor16_fn)(const void *x, void *y, size_t n);
 
+/* the data a kernel runs on: the bench's f32, f16 or bf16 input and output arrays */
+typedef enum { FLOOR_F32, FLOOR_F16, FLOOR_BF16 } floor16_type;
+
 typedef struct floor16_kernel {
   const char *name; /* "copy/bf16", "core/sigmoid/bf16/f32", ... */
-  int bytes;        /* bytes per element of x and y */
+  floor16_type type;
   floor16_fn fn;
   int needs_bf16; /* 1: runs only where the CPU has AVX512_BF16 */
 } floor16_kernel;

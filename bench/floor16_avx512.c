@@ -138,30 +138,31 @@ FLOOR_LOOP(rcpcore_silu_f16, f16, uint16_t, silu_rcp)
 FLOOR_LOOP(rcpcore_silu_bf16, bf16, uint16_t, silu_rcp)
 
 #define FLOOR_ROWS(op)                                                                             \
-  {"core/" #op "/f16/f32", 4, core_##op##_f16_f32, 0},                                             \
-      {"core/" #op "/bf16/f32", 4, core_##op##_bf16_f32, 0},                                       \
-      {"core/" #op "/f16", 2, core_##op##_f16, 0}, {"core/" #op "/bf16", 2, core_##op##_bf16, 0},
+  {"core/" #op "/f16/f32", FLOOR_F32, core_##op##_f16_f32, 0},                                     \
+      {"core/" #op "/bf16/f32", FLOOR_F32, core_##op##_bf16_f32, 0},                               \
+      {"core/" #op "/f16", FLOOR_F16, core_##op##_f16, 0},                                         \
+      {"core/" #op "/bf16", FLOOR_BF16, core_##op##_bf16, 0},
 
 #define FLOOR_RCP_ROWS(op)                                                                         \
-  {"rcpcore/" #op "/f32", 4, rcpcore_##op##_f32, 0},                                               \
-      {"rcpcore/" #op "/f16", 2, rcpcore_##op##_f16, 0},                                           \
-      {"rcpcore/" #op "/bf16", 2, rcpcore_##op##_bf16, 0},
+  {"rcpcore/" #op "/f32", FLOOR_F32, rcpcore_##op##_f32, 0},                                       \
+      {"rcpcore/" #op "/f16", FLOOR_F16, rcpcore_##op##_f16, 0},                                   \
+      {"rcpcore/" #op "/bf16", FLOOR_BF16, rcpcore_##op##_bf16, 0},
 
 static const floor16_kernel table[] = {
-    {"memcpy/16", 2, memcpy_16, 0},
-    {"copy/f32", 4, copy_f32, 0},
-    {"copy/f16", 2, copy_f16, 0},
-    {"copy/bf16", 2, copy_bf16, 0},
-    {"copy/bf16/cvtne", 2, copy_bf16_cvtne, 1},
-    {"div/f32", 4, div_f32, 0},
-    {"rcp/f32", 4, rcp_f32, 0},
+    {"memcpy/16", FLOOR_F16, memcpy_16, 0},
+    {"copy/f32", FLOOR_F32, copy_f32, 0},
+    {"copy/f16", FLOOR_F16, copy_f16, 0},
+    {"copy/bf16", FLOOR_BF16, copy_bf16, 0},
+    {"copy/bf16/cvtne", FLOOR_BF16, copy_bf16_cvtne, 1},
+    {"div/f32", FLOOR_F32, div_f32, 0},
+    {"rcp/f32", FLOOR_F32, rcp_f32, 0},
     FLOOR_ROWS(erf) FLOOR_ROWS(tanh) FLOOR_ROWS(sigmoid) FLOOR_ROWS(silu) FLOOR_ROWS(quick_gelu)
         FLOOR_ROWS(gelu) FLOOR_ROWS(gelu_tanh) FLOOR_RCP_ROWS(sigmoid)
-            FLOOR_RCP_ROWS(silu){"cvtne/erf/bf16", 2, cvtne_erf_bf16, 1},
-    {"cvtne/tanh/bf16", 2, cvtne_tanh_bf16, 1},
-    {"eo/copy/bf16", 2, eo_copy_bf16, 0},
-    {"eo/erf/bf16", 2, eo_erf_bf16, 0},
-    {"eo/tanh/bf16", 2, eo_tanh_bf16, 0},
+            FLOOR_RCP_ROWS(silu){"cvtne/erf/bf16", FLOOR_BF16, cvtne_erf_bf16, 1},
+    {"cvtne/tanh/bf16", FLOOR_BF16, cvtne_tanh_bf16, 1},
+    {"eo/copy/bf16", FLOOR_BF16, eo_copy_bf16, 0},
+    {"eo/erf/bf16", FLOOR_BF16, eo_erf_bf16, 0},
+    {"eo/tanh/bf16", FLOOR_BF16, eo_tanh_bf16, 0},
 };
 
 const floor16_kernel *floor16_kernels(size_t *count) {
