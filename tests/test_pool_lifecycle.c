@@ -127,8 +127,12 @@ static int race_grandchild(void) {
 #ifndef TEST_TSAN
   if (!def) return RACE_DEFAULT_NULL;
 #endif
-  /* a call that uses the pool (parallel where it has threads) */
-  const size_t n = def ? parallel_length(actk_pool_dispatch_cost_ns(def)) : 4096;
+  /* a call that uses the pool (parallel where it has threads), long enough
+   * to split at the highest dispatch cost: its workers may have parked by
+   * the time it is made (the serial reference call below outlasts their
+   * spin under ASan), and a length that splits only while they spin then
+   * ran serial (seen in CI) */
+  const size_t n = def ? parallel_length(ACTK_DISPATCH_COLD_UNPINNED_NS) : 4096;
   float *x = malloc(n * sizeof(float)), *want = malloc(n * sizeof(float));
   float *got = malloc(n * sizeof(float));
   if (!x || !want || !got) return RACE_CALL;
@@ -401,25 +405,36 @@ static int count_threads(void) {
   return n;
 }
 
+/* pthread_join returns when the exiting thread clears its tid, which the
+ * kernel does before it drops the thread from the process's count: for a
+ * moment after a join (seen under ASan in CI) /proc still counts it. So a
+ * count is read until it is what the caller expects or has held still for
+ * 50 ms, for at most 0.5 s; a worker that was never joined stays counted. */
+static int settled_threads(int want) {
+  const struct timespec ms = {0, 1000000L};
+  int last = count_threads(), still = 0;
+  for (int i = 0; i < 500 && last != want && still < 50; i++) {
+    nanosleep(&ms, NULL);
+    const int now = count_threads();
+    still = now == last ? still + 1 : 0;
+    last = now;
+  }
+  return last;
+}
+
 static void *noop_thread(void *p) { return p; }
 
 /* Load the shared library, use its default pool, unload it: every round,
  * its workers are gone after dlclose (they would run unmapped code) and the
  * results are right. */
-static int run_dlopen(const char *lib) {
+static int dlopen_rounds(const char *lib, const float *x, const float *want, float *y, size_t n) {
   const int rounds = 20;
-  const size_t n = (size_t)1 << 18;
-  float *x = malloc(n * sizeof(float)), *want = malloc(n * sizeof(float));
-  float *y = malloc(n * sizeof(float));
-  if (!x || !want || !y) return 1;
-  test_fill_inputs(x, n, 0xd10);
-  if (actk_gelu_f32(NULL, x, want, n) != ACTK_OK) return 1;
   /* a thread started and joined first: a sanitizer's own helper thread
    * (TSan starts one with the first thread) is in the baseline */
   pthread_t warm;
   if (pthread_create(&warm, NULL, noop_thread, NULL) != 0) return 1;
   pthread_join(warm, NULL);
-  const int base = count_threads();
+  const int base = settled_threads(-1);
   int unloaded = 0;
   for (int r = 0; r < rounds; r++) {
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
@@ -459,11 +474,12 @@ static int run_dlopen(const char *lib) {
       continue;
     }
     unloaded++;
-    if (count_threads() != base) {
+    const int after = settled_threads(base);
+    if (after != base) {
       fprintf(stderr,
-              "dlclose round %d: %d threads after unloading, %d before loading: the "
-              "default pool's workers were not joined\n",
-              r, count_threads(), base);
+              "dlclose round %d: %d threads after unloading (read until steady), %d before "
+              "loading: the default pool's workers were not joined\n",
+              r, after, base);
       return 1;
     }
   }
@@ -473,10 +489,22 @@ static int run_dlopen(const char *lib) {
   }
   printf("dlopen: %d rounds (%d unloaded): workers joined at every unload, results right\n", rounds,
          unloaded);
+  return 0;
+}
+
+static int run_dlopen(const char *lib) {
+  const size_t n = (size_t)1 << 18;
+  float *x = malloc(n * sizeof(float)), *want = malloc(n * sizeof(float));
+  float *y = malloc(n * sizeof(float));
+  int rc = 1;
+  if (x && want && y) {
+    test_fill_inputs(x, n, 0xd10);
+    if (actk_gelu_f32(NULL, x, want, n) == ACTK_OK) rc = dlopen_rounds(lib, x, want, y, n);
+  }
   free(x);
   free(want);
   free(y);
-  return 0;
+  return rc;
 }
 
 /* ---- the default pool in a fork() child ---- */
