@@ -33,7 +33,16 @@ def registry_ops():
     return ops + ["rope", "rope_cache"]
 
 
+def registry_types():
+    """The element types in src/registry.h's order: an input's type byte
+    indexes them (fuzz/fuzz_types.h lists them in that order)."""
+    text = open(os.path.join(HERE, "..", "src", "registry.h")).read()
+    m = re.search(r"#define ACTK_FOR_EACH_TYPE\(X, \.\.\.\)(.*?)(?:\n\n|\n/\*|\n#)", text, re.S)
+    return re.findall(r"X\((\w+)", m.group(1))
+
+
 OPS = registry_ops()
+TYPES = registry_types()
 POOL = {"none": 0, "1thread": 1, "3threads": 2, "host": 3, "2threads": 4}
 
 
@@ -53,12 +62,18 @@ def f32(v):
     return struct.pack("<f", v)
 
 
-def header(op, pool="none", isa=0):
-    return bytes([OPS.index(op), POOL[pool], isa])
+def header(op, pool="none", isa=0, type="f32"):
+    return bytes([OPS.index(op), POOL[pool], isa, TYPES.index(type)])
+
+
+def odd_byte(type, odd):
+    """16-bit types end a call with the byte that moves arrays off the element
+    grid (fuzz_api.c's ODD_*: 1 y odd, 2 x, 4 x one byte down, 8 the bias)."""
+    return b"" if type == "f32" else bytes([odd])
 
 
 def elementwise(op, n, alias=0, xwhere=0, skip=0, pre=4, post=4, dsel=0, pool="none", isa=0,
-                alpha=None, wsel=2, bwhere=0, wv=0, boff=0, huge=None):
+                alpha=None, wsel=2, bwhere=0, wv=0, boff=0, huge=None, type="f32", odd=0):
     """n: 0..255 small, else 256..4095 mid, else an even number up to 131070."""
     if huge is not None:
         nb = bytes([15, huge]) + u32(7)
@@ -68,21 +83,20 @@ def elementwise(op, n, alias=0, xwhere=0, skip=0, pre=4, post=4, dsel=0, pool="n
         nb = bytes([9]) + u16(n)
     else:
         nb = bytes([12]) + u16(n // 2)
-    b = header(op, pool, isa) + nb + bytes([alias, xwhere, skip, pre, post]) + u16(dsel)
-    if op == "swish":
+    b = header(op, pool, isa, type) + nb + bytes([alias, xwhere, skip, pre, post]) + u16(dsel)
+    if op.split("/")[0] == "swish":
         b += f32(1.0 if alpha is None else alpha)
-    if op.startswith("bias"):
-        b += bytes([wsel, bwhere]) + u16(wv) + u16(boff)
-    return b
+    return b + bytes([wsel, bwhere]) + u16(wv) + u16(boff) + odd_byte(type, odd)
 
 
 def rope(B, S, H, D, rsel=0, rv=0, layout=0, style=0, ss=0, max_pos=64, pos_mode=0,
          cache_mode=0, alias=0, where=0, skip=0, dsel=0, start=0, pool="none", isa=0,
-         shape_mode=1):
+         shape_mode=1, type="f32", odd=0):
     mp = (max_pos << 3) | 1  # a multiple of 8 would mean max_position 0
-    return (header("rope", pool, isa) + bytes([shape_mode, B, S, H, D, rsel, rv, layout, style, ss, 0])
+    return (header("rope", pool, isa, type)
+            + bytes([shape_mode, B, S, H, D, rsel, rv, layout, style, ss, 0])
             + u16(mp) + bytes([pos_mode, cache_mode, alias, where, skip]) + u16(dsel)
-            + u64((start + 1) << 8) + bytes([4, 4]))
+            + u64((start + 1) << 8) + bytes([4, 4]) + odd_byte(type, odd))
 
 
 def rope_cache(max_pos, rotary_dim, mode=0, where=0, theta_sel=1):
@@ -128,6 +142,41 @@ API = {
     "rope_old_struct_size": rope(1, 2, 1, 16, ss=0xFF),
     "rope_sin_overlaps_y": rope(1, 3, 2, 16, cache_mode=2, dsel=40),
     "rope_huge_batch": rope(1, 2, 1, 16, shape_mode=0xF0),
+    # 16-bit types (odd: fuzz_api.c's ODD_* bits, arrays off the element grid)
+    "f16_erf_n37_isa1_y_at_guard": elementwise("erf", 37, isa=1, post=0, type="f16"),
+    "bf16_tanh_fast_n13_y_odd": elementwise("tanh/fast", 13, isa=1, type="bf16", odd=1),
+    "f16_sigmoid_n100_x_odd": elementwise("sigmoid", 100, xwhere=2, skip=3, isa=2, type="f16",
+                                          odd=2),
+    "bf16_silu_in_place_odd": elementwise("silu", 64, alias=3, isa=2, type="bf16", odd=1),
+    "f16_quick_gelu_fast_in_place_byte_off": elementwise("quick_gelu/fast", 64, alias=3,
+                                                         isa=2, type="f16", odd=2),
+    "bf16_gelu_adjacent_after": elementwise("gelu", 50, alias=5, isa=2, type="bf16"),
+    "f16_gelu_tanh_adjacent_before": elementwise("gelu_tanh", 50, alias=6, isa=2, type="f16"),
+    "f16_gelu_tanh_one_byte_overlap": elementwise("gelu_tanh/fast", 50, alias=6, type="f16",
+                                                  odd=3),
+    "f16_erf_y_null": elementwise("erf", 10, alias=9, isa=2, type="f16"),
+    "bf16_gelu_x_null": elementwise("gelu/fast", 10, alias=8, type="bf16"),
+    "bf16_swish_big_3threads": elementwise("swish", 40000, pool="3threads", alpha=-0.5,
+                                           isa=2, type="bf16", odd=3),
+    "f16_gelu_fast_big_host_in_place": elementwise("gelu/fast", 20000, alias=3, pool="host",
+                                                   isa=2, type="f16", odd=1),
+    "f16_erf_huge_n": elementwise("erf", 0, huge=0, type="f16"),
+    "bf16_sigmoid_wrapping_n": elementwise("sigmoid/fast", 0, huge=2, type="bf16"),
+    "bf16_bias_gelu_w16_bias_odd": elementwise("bias_gelu", 64, wsel=3, wv=15, isa=2,
+                                               type="bf16", odd=8),
+    "f16_bias_gelu_tanh_fast_bias_overlaps_y": elementwise(
+        "bias_gelu_tanh/fast", 32, wsel=3, wv=7, bwhere=3, boff=12, type="f16"),
+    "f16_bias_gelu_big_2threads_w299": elementwise("bias_gelu", 299 * 80, wsel=3, wv=298,
+                                                   pool="2threads", isa=2, type="f16", odd=1),
+    "f16_rope_split_bshd": rope(2, 5, 3, 64, start=3, isa=2, type="f16"),
+    "bf16_rope_interleaved_partial_ids_odd": rope(1, 7, 2, 40, rsel=2, rv=12, style=1,
+                                                  pos_mode=2, isa=2, type="bf16", odd=3),
+    "bf16_rope_split_partial_bhsd": rope(2, 4, 3, 36, rsel=2, rv=10, layout=1, start=2,
+                                         isa=2, type="bf16", odd=1),
+    "f16_rope_in_place_big_2threads": rope(3, 40, 8, 128, alias=2, pool="2threads",
+                                           max_pos=128, isa=2, type="f16"),
+    "bf16_rope_sin_overlaps_y": rope(1, 3, 2, 16, cache_mode=2, dsel=40, type="bf16", odd=1),
+    "f16_rope_adjacent_after_odd": rope(1, 3, 2, 16, alias=4, dsel=1, type="f16", odd=6),
     "rope_cache_64x32": rope_cache(64, 32),
     "rope_cache_sin_is_cos": rope_cache(16, 8, mode=3),
     "rope_cache_negative_theta": rope_cache(16, 8, theta_sel=3),
