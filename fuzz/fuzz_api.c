@@ -27,7 +27,8 @@
  *   - good input: ACTK_OK, nothing outside y (cos and sin for the cache op)
  *     changed, and y is bit-identical to the same call made with the scalar
  *     ISA and no pool into a separate buffer (made first, so in-place calls
- *     compare against the untouched x).
+ *     compare against the untouched x); RoPE equals the header's definition
+ *     computed here (rope_oracle), which no isa's code shares.
  * A violation prints what happened and aborts (libFuzzer saves the input). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <math.h>
@@ -835,6 +836,62 @@ static void fuzz_elementwise(reader *r, call *c, int is_bias) {
   arenas_unmap(&A);
 }
 
+/* RoPE as include/actk.h defines it, for a good call, computed before it (x
+ * may be y): for each token (b, s), head h and pair (a, b) of channels with
+ * cache entries (c, s) at the token's position, a' = a c - fl(b s) and
+ * b' = b c + fl(a s), one fused multiply-add each, in f32 on the exactly
+ * widened inputs, rounded once to the type; a NaN among a, b, c, s makes
+ * both the default quiet NaN; channels from rotary_dim on are copied, bits
+ * and all. Where only the arithmetic makes a NaN (Inf * 0) any NaN is right
+ * (any_nan[i] = 1): the comparison with the scalar isa pins its bits. */
+static void rope_oracle(const call *c, const void *x, void *want, unsigned char *any_nan) {
+  const elem_type *t = c->type;
+  const actk_rope_desc *d = c->descp;
+  const size_t S = d->seq_len, H = d->heads, D = d->head_size;
+  const size_t rd = d->rotary_dim ? d->rotary_dim : D, half = rd / 2;
+  for (size_t b = 0; b < d->batch; b++)
+    for (size_t s = 0; s < S; s++) {
+      int64_t pos = c->ids ? id_get(c->ids, b * S + s) : d->position_start + (int64_t)s;
+      const float *cr = c->cosc + (size_t)pos * half, *sr = c->sinc + (size_t)pos * half;
+      for (size_t h = 0; h < H; h++) {
+        size_t row = (d->layout == ACTK_ROPE_BSHD ? (b * S + s) * H + h : (b * H + h) * S + s) * D;
+        for (size_t j = 0; j < half; j++) {
+          size_t ia = row + (d->style == ACTK_ROPE_INTERLEAVED ? 2 * j : j);
+          size_t ib = row + (d->style == ACTK_ROPE_INTERLEAVED ? 2 * j + 1 : j + half);
+          float a = t->widen(elem_get(t, x, ia)), bv = t->widen(elem_get(t, x, ib));
+          float cv = cr[j], sv = sr[j];
+          if (isnan(a) || isnan(bv) || isnan(cv) || isnan(sv)) {
+            elem_set(t, want, ia, t->default_nan);
+            elem_set(t, want, ib, t->default_nan);
+            continue;
+          }
+          float bs = bv * sv, as = a * sv; /* fl(b s), fl(a s) */
+          float u = fmaf(a, cv, -bs), v = fmaf(bv, cv, as);
+          any_nan[ia] = (unsigned char)isnan(u);
+          any_nan[ib] = (unsigned char)isnan(v);
+          elem_set(t, want, ia, t->round(u));
+          elem_set(t, want, ib, t->round(v));
+        }
+        for (size_t k = rd; k < D; k++) elem_set(t, want, row + k, elem_get(t, x, row + k));
+      }
+    }
+}
+
+static void check_rope(const call *c, const void *y, const void *want, const unsigned char *any_nan,
+                       size_t el) {
+  const elem_type *t = c->type;
+  const int w = 2 * (int)t->esize;
+  for (size_t i = 0; i < el; i++) {
+    uint32_t got = elem_get(t, y, i), ok = elem_get(t, want, i);
+    if (got == ok || (any_nan[i] && elem_is_nan(t, got))) continue;
+    size_t D = c->descp->head_size, rd = c->descp->rotary_dim ? c->descp->rotary_dim : D;
+    finding("y[%zu] (row %zu, channel %zu of %zu, rotary_dim %zu) = 0x%0*x, the header's "
+            "RoPE gives 0x%0*x%s",
+            i, i / D, i % D, D, rd, w, (unsigned)got, w, (unsigned)ok,
+            any_nan[i] ? " or any NaN" : "");
+  }
+}
+
 static void fuzz_rope(reader *r, call *c) {
   const elem_type *t = c->type;
   const size_t es = t->esize;
@@ -1041,10 +1098,13 @@ static void fuzz_rope(reader *r, call *c) {
 
   size_t el;
   unsigned expect = expect_rope(c, &el);
-  unsigned char *ref = NULL;
+  unsigned char *ref = NULL, *want = NULL, *any_nan = NULL;
   if (!expect && el) {
     ref = calloc(el, es);
-    if (!ref) die("malloc");
+    want = calloc(el, es);
+    any_nan = calloc(el, 1);
+    if (!ref || !want || !any_nan) die("malloc");
+    rope_oracle(c, c->x, want, any_nan);
     actk_isa_force(ACTK_ISA_SCALAR);
     actk_status s = run(c, c->x, ref, NULL);
     if (s != ACTK_OK) finding("reference call (scalar, no pool) returned %s", status_name(s));
@@ -1060,8 +1120,11 @@ static void fuzz_rope(reader *r, call *c) {
     if (st != ACTK_OK) finding("good input: returned %s, want ACTK_OK", status_name(st));
     check_untouched(&A, c->y, el * es, NULL, 0);
     check_same(t, c->y, ref, el, "the scalar isa with no pool");
+    check_rope(c, c->y, want, any_nan, el);
   }
   free(ref);
+  free(want);
+  free(any_nan);
   free(dbuf);
   arenas_unmap(&A);
 }
