@@ -27,8 +27,10 @@
  *   - good input: ACTK_OK, nothing outside y (cos and sin for the cache op)
  *     changed, and y is bit-identical to the same call made with the scalar
  *     ISA and no pool into a separate buffer (made first, so in-place calls
- *     compare against the untouched x); RoPE equals the header's definition
- *     computed here (rope_oracle), which no isa's code shares.
+ *     compare against the untouched x); element-wise ops leave no signalling
+ *     NaN in y and give a NaN x back quieted (unary and swish); RoPE equals
+ *     the header's definition computed here (rope_oracle), which no isa's
+ *     code shares.
  * A violation prints what happened and aborts (libFuzzer saves the input). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <math.h>
@@ -612,6 +614,30 @@ static void check_same(const elem_type *t, const void *y, const void *want, size
           (unsigned)elem_get(t, want, i));
 }
 
+/* After a good element-wise call: no element of y is a signalling NaN. A NaN
+ * comes out quieted (include/actk.h, README "Special values") and nothing else
+ * is one, so a canary left in y is an element never written. */
+static void check_written(const elem_type *t, const void *y, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (elem_is_snan(t, elem_get(t, y, i)))
+      finding("y[%zu] = 0x%0*x, a signalling NaN: never written, or a NaN not quieted", i,
+              2 * (int)t->esize, (unsigned)elem_get(t, y, i));
+}
+
+/* Unary and swish: NaN in, the same NaN out, quieted (sign and payload kept),
+ * whatever alpha is. Checked on the reference before the call under test
+ * (which equals it bit for bit, and may overwrite x). */
+static void check_nan_kept(const call *c, const void *x, const void *ref) {
+  const elem_type *t = c->type;
+  if (is_bias_op(c->op)) return; /* the NaN of x + bias: either one */
+  for (size_t i = 0; i < c->n; i++) {
+    uint32_t v = elem_get(t, x, i);
+    if (elem_is_nan(t, v) && elem_get(t, ref, i) != (v | t->quiet))
+      finding("x[%zu] = 0x%0*x (NaN) gives 0x%0*x with the scalar isa, not the same NaN quieted", i,
+              2 * (int)t->esize, (unsigned)v, 2 * (int)t->esize, (unsigned)elem_get(t, ref, i));
+  }
+}
+
 /* ---- decoding ---- */
 
 static void fill(const elem_type *t, void *p, size_t n) {
@@ -819,6 +845,7 @@ static void fuzz_elementwise(reader *r, call *c, int is_bias) {
     actk_isa_force(ACTK_ISA_SCALAR);
     actk_status s = run(c, x, ref, NULL);
     if (s != ACTK_OK) finding("reference call (scalar, no pool) returned %s", status_name(s));
+    check_nan_kept(c, x, ref);
   }
   snapshot(&A);
   if (!expect) warm_up(c->pool, n);
@@ -831,6 +858,7 @@ static void fuzz_elementwise(reader *r, call *c, int is_bias) {
     if (st != ACTK_OK) finding("good input: returned %s, want ACTK_OK", status_name(st));
     check_untouched(&A, y, n * es, NULL, 0);
     check_same(t, y, ref, n, "the scalar isa with no pool");
+    check_written(t, y, n);
   }
   free(ref);
   arenas_unmap(&A);

@@ -140,5 +140,8 @@ static int elem_is_nan(const elem_type *t, uint32_t u) {
   uint32_t sign = (uint32_t)1 << (8 * t->esize - 1);
   return (u & (sign - 1)) > t->inf;
 }
+static int elem_is_snan(const elem_type *t, uint32_t u) {
+  return elem_is_nan(t, u) && !(u & t->quiet);
+}
 
 #endif
