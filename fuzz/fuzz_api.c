@@ -26,8 +26,9 @@
  *     of any arena changed (y's whole region included);
  *   - good input: ACTK_OK, nothing outside y (cos and sin for the cache op)
  *     changed, and y is bit-identical to the same call made with the scalar
- *     ISA and no pool into a separate buffer (made first, so in-place calls
- *     compare against the untouched x); element-wise ops leave no signalling
+ *     ISA and no pool into a separate buffer from aligned copies of x and
+ *     the bias (made first, so in-place calls compare against the untouched
+ *     x); element-wise ops leave no signalling
  *     NaN in y and give a NaN x back quieted (unary and swish); RoPE equals
  *     the header's definition computed here (rope_oracle), which no isa's
  *     code shares.
@@ -839,11 +840,25 @@ static void fuzz_elementwise(reader *r, call *c, int is_bias) {
   unsigned expect = expect_unary(c);
   unsigned char *ref = NULL;
   if (!expect && n) {
-    /* the reference: scalar isa, no pool, separate output */
+    /* the reference: scalar isa, no pool, separate output, on aligned
+     * copies of x and the bias (malloc's): a bug that depends on where the
+     * arrays lie, shared by every isa (they share the templates), then
+     * cannot agree with itself */
     ref = calloc(n, es);
-    if (!ref) die("malloc");
+    unsigned char *xc = malloc(n * es), *bc = NULL;
+    if (!ref || !xc) die("malloc");
+    memcpy(xc, x, n * es);
+    call rc = *c;
+    if (c->bias) {
+      bc = malloc(c->width * es);
+      if (!bc) die("malloc");
+      memcpy(bc, c->bias, c->width * es);
+      rc.bias = bc;
+    }
     actk_isa_force(ACTK_ISA_SCALAR);
-    actk_status s = run(c, x, ref, NULL);
+    actk_status s = run(&rc, xc, ref, NULL);
+    free(xc);
+    free(bc);
     if (s != ACTK_OK) finding("reference call (scalar, no pool) returned %s", status_name(s));
     check_nan_kept(c, x, ref);
   }
