@@ -272,6 +272,15 @@ static inline size_t test_ops_of_type(test_op *ops, const char *type) {
 /* The f32 ops of the catalog. */
 static inline size_t test_ops(test_op *ops) { return test_ops_of_type(ops, "f32"); }
 
+/* The param ops (swish) among ops[0, n), once each (at the first alpha),
+ * copied to out; returns how many. */
+static inline size_t test_param_ops_once(const test_op *ops, size_t n, test_op *out) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (ops[i].kind == OP_SWISH && ops[i].alpha == test_swish_alphas[0]) out[k++] = ops[i];
+  return k;
+}
+
 /* The op's double reference at x (bias ops: of the float sum). */
 static inline double test_ref(const test_op *op, double x) {
   return op->kind == OP_SWISH ? op->info->ref_param(x, (double)op->alpha) : op->info->ref(x);

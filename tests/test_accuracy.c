@@ -420,11 +420,8 @@ int main(int argc, char **argv) {
   if (n_odd == 0 || n_mono == 0) return 1; /* the registry lost its properties */
   failed += test_run_op_isa_group("accuracy: odd functions", odd, n_odd, test_odd);
   failed += test_run_op_isa_group("accuracy: monotone functions", mono, n_mono, test_monotone);
-  test_op swish_nan[TEST_MAX_OPS]; /* the param ops, once each */
-  size_t n_swish = 0;
-  for (size_t i = 0; i < g_n_ops; i++)
-    if (g_ops[i].kind == OP_SWISH && g_ops[i].alpha == test_swish_alphas[0])
-      swish_nan[n_swish++] = g_ops[i];
+  test_op swish_nan[TEST_MAX_OPS];
+  size_t n_swish = test_param_ops_once(g_ops, g_n_ops, swish_nan);
   failed += test_run_op_isa_group("accuracy: swish where alpha x is NaN", swish_nan, n_swish,
                                   test_swish_nan_rule);
   free(g_x);

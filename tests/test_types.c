@@ -492,11 +492,8 @@ int main(int argc, char **argv) {
   int failed = test_run_op_isa_group("types: all 65536 inputs", g_ops, g_n_ops, check_all_inputs);
   failed +=
       test_run_op_isa_group("types: offsets, lengths, page ends", g_ops, g_n_ops, check_offsets);
-  test_op swish[2 * TEST_MAX_OPS]; /* the param ops, once each */
-  size_t n_swish = 0;
-  for (size_t k = 0; k < g_n_ops; k++)
-    if (g_ops[k].kind == OP_SWISH && g_ops[k].alpha == test_swish_alphas[0])
-      swish[n_swish++] = g_ops[k];
+  test_op swish[2 * TEST_MAX_OPS];
+  size_t n_swish = test_param_ops_once(g_ops, g_n_ops, swish);
   failed += test_run_op_isa_group("types: swish where x or alpha * x is NaN", swish, n_swish,
                                   check_swish_nan);
   const struct CMUnitTest more[] = {cmocka_unit_test(check_pool), cmocka_unit_test(check_rope)};
