@@ -28,10 +28,9 @@
  *     changed, and y is bit-identical to the same call made with the scalar
  *     ISA and no pool into a separate buffer from aligned copies of x and
  *     the bias (made first, so in-place calls compare against the untouched
- *     x); element-wise ops leave no signalling
- *     NaN in y and give a NaN x back quieted (unary and swish); RoPE equals
- *     the header's definition computed here (rope_oracle), which no isa's
- *     code shares.
+ *     x); element-wise ops leave no signalling NaN in y and give a NaN
+ *     input back quieted (bias ops: x's first); RoPE equals the header's
+ *     definition computed here (rope_oracle), which no isa's code shares.
  * A violation prints what happened and aborts (libFuzzer saves the input). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <math.h>
@@ -625,17 +624,28 @@ static void check_written(const elem_type *t, const void *y, size_t n) {
               2 * (int)t->esize, (unsigned)elem_get(t, y, i));
 }
 
-/* Unary and swish: NaN in, the same NaN out, quieted (sign and payload kept),
- * whatever alpha is. Checked on the reference before the call under test
+/* NaN in, the same NaN out, quieted (sign and payload kept), whatever alpha
+ * is; bias ops: x's NaN, else the bias's. Checked on the reference before the call under test
  * (which equals it bit for bit, and may overwrite x). */
 static void check_nan_kept(const call *c, const void *x, const void *ref) {
   const elem_type *t = c->type;
-  if (is_bias_op(c->op)) return; /* the NaN of x + bias: either one */
+  const int bias = is_bias_op(c->op);
   for (size_t i = 0; i < c->n; i++) {
+    /* bias ops: the float add x + bias first, which gives x's NaN where x
+     * is one, else the bias's (README: the bits of an add, then the op) */
     uint32_t v = elem_get(t, x, i);
+    const char *what = "x";
+    size_t at = i;
+    if (bias && !elem_is_nan(t, v)) {
+      at = i % c->width;
+      v = elem_get(t, c->bias, at);
+      what = "bias";
+    }
     if (elem_is_nan(t, v) && elem_get(t, ref, i) != (v | t->quiet))
-      finding("x[%zu] = 0x%0*x (NaN) gives 0x%0*x with the scalar isa, not the same NaN quieted", i,
-              2 * (int)t->esize, (unsigned)v, 2 * (int)t->esize, (unsigned)elem_get(t, ref, i));
+      finding("%s[%zu] = 0x%0*x (NaN) gives y[%zu] = 0x%0*x with the scalar isa, not the same NaN "
+              "quieted",
+              what, at, 2 * (int)t->esize, (unsigned)v, i, 2 * (int)t->esize,
+              (unsigned)elem_get(t, ref, i));
   }
 }
 
