@@ -164,8 +164,9 @@ ACTK_API actk_status actk_gelu_tanh_f32(actk_pool *pool, const float *x, float *
 
 /* ---- bias + activation, f32 ----
  * y[i] = g(x[i] + bias[i % width]) with the sum rounded to float first, so the
- * result is bit-identical to an add followed by actk_gelu_f32. n must be a
- * multiple of width; bias must not overlap y. */
+ * result is bit-identical to an add followed by actk_gelu_f32 (a NaN x or
+ * bias comes back quieted; both NaN: x's). n must be a multiple of width;
+ * bias must not overlap y. */
 
 ACTK_API actk_status actk_bias_gelu_f32(actk_pool *pool, const float *x, const float *bias,
                                         size_t width, float *y, size_t n);
