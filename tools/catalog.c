@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "exact.h"
 #include "reference.h"
 #include "registry.h"
 
@@ -42,18 +43,27 @@
   .bound_rel = (rel)
 
 #define CAT_UNARY_ENTRY(type, T, op, cost, tier, suffix, ulp, rel, pr)                             \
-  {CAT_COMMON(type, T, op, cost, tier, suffix, ulp, rel), .shape = ACTK_SHAPE_UNARY,               \
-   .id = ACTK_UNARY_##op, .props = (pr), .ref = actk_ref_##op},
+  {CAT_COMMON(type, T, op, cost, tier, suffix, ulp, rel),                                          \
+   .shape = ACTK_SHAPE_UNARY,                                                                      \
+   .id = ACTK_UNARY_##op,                                                                          \
+   .props = (pr),                                                                                  \
+   .ref = actk_ref_##op,                                                                           \
+   .xref = &actk_xref_##op},
 #define CAT_PARAM_ENTRY(type, T, op, cost, tier, suffix, ulp, rel, u, v)                           \
   {CAT_COMMON(type, T, op, cost, tier, suffix, ulp, rel),                                          \
    .shape = ACTK_SHAPE_PARAM,                                                                      \
    .id = ACTK_PARAM_##op,                                                                          \
    .ref_param = actk_ref_##op,                                                                     \
+   .xref = &actk_xref_##op,                                                                        \
    .unary_of = #u,                                                                                 \
    .unary_alpha = (v)},
 #define CAT_BIAS_ENTRY(type, T, op, cost, tier, suffix, ulp, rel, f)                               \
-  {CAT_COMMON(type, T, op, cost, tier, suffix, ulp, rel), .shape = ACTK_SHAPE_BIAS,                \
-   .id = ACTK_BIAS_##op, .ref = actk_ref_##f, .activation = #f},
+  {CAT_COMMON(type, T, op, cost, tier, suffix, ulp, rel),                                          \
+   .shape = ACTK_SHAPE_BIAS,                                                                       \
+   .id = ACTK_BIAS_##op,                                                                           \
+   .ref = actk_ref_##f,                                                                            \
+   .xref = &actk_xref_##f,                                                                         \
+   .activation = #f},
 
 /* Every (tier, type) of an op, for a per-entry macro M(type, T, op, cost,
  * tier, suffix, ulp bound, relative bound, ...): a type's own bound (in ULP

@@ -50,6 +50,9 @@ struct actk_op_info {
    * activation's reference); param ops: ref_param(x, alpha). */
   double (*ref)(double x);
   double (*ref_param)(double x, double alpha);
+  /* The exact reference (tools/exact.h) of the same definition: bias ops
+   * their activation's, param ops with alpha passed to actk_xval_of. */
+  const struct actk_xref *xref;
   /* bias ops: the unary entry of the same tier and type they apply */
   const char *activation;
   /* param ops: with alpha == unary_alpha the op is the unary op unary_of */

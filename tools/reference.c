@@ -1,42 +1,25 @@
 #include "reference.h"
 
+#include "exact.h"
+
 #include <math.h>
 
-#define REF_PI 3.14159265358979323846
-#define REF_SQRT1_2 0.70710678118654752440
-
-double actk_ref_erf(double x) { return erf(x); }
-double actk_ref_tanh(double x) { return tanh(x); }
-
-double actk_ref_sigmoid(double x) {
-  if (x >= 0) return 1.0 / (1.0 + exp(-x));
-  double e = exp(x);
-  return e / (1.0 + e); /* NaN falls through here and stays NaN */
-}
-
-/* alpha * x is exact in double (24 + 24 significant bits). */
-double actk_ref_swish(double x, double alpha) {
-  double z = alpha * x;
-  double s = actk_ref_sigmoid(z);
-  if (isinf(x) && !isnan(z)) return s > 0 ? x * s : copysign(0.0, x); /* the limit */
-  return x * s;
-}
-
-double actk_ref_silu(double x) { return actk_ref_swish(x, 1.0); }
-double actk_ref_quick_gelu(double x) { return actk_ref_swish(x, (double)1.702f); }
-
-/* 0.5 x erfc(-x / sqrt 2): no cancellation for negative x. */
-double actk_ref_gelu(double x) {
-  if (isinf(x)) return x > 0 ? x : -0.0;
-  return 0.5 * x * erfc(-x * REF_SQRT1_2);
-}
-
-/* x / (1 + e^-2u), u = sqrt(2/pi) (x + 0.044715 x^3): exact and cancellation-free. */
-double actk_ref_gelu_tanh(double x) {
-  if (isinf(x)) return x > 0 ? x : -0.0;
-  double u = sqrt(2.0 / REF_PI) * (x + 0.044715 * x * x * x);
-  return x / (1.0 + exp(-2.0 * u));
-}
+/* The double references are the exact reference's approximations
+ * (tools/exact.c): each op's definition is written there once. */
+#define REF_UNARY(op, ...)                                                                         \
+  double actk_ref_##op(double x) {                                                                 \
+    actk_xval t = actk_xval_of(&actk_xref_##op, x, 0.0);                                           \
+    return actk_x_approx(&t);                                                                      \
+  }
+#define REF_PARAM(op, ...)                                                                         \
+  double actk_ref_##op(double x, double alpha) {                                                   \
+    actk_xval t = actk_xval_of(&actk_xref_##op, x, alpha);                                         \
+    return actk_x_approx(&t);                                                                      \
+  }
+ACTK_FOR_EACH_UNARY(REF_UNARY, )
+ACTK_FOR_EACH_PARAM(REF_PARAM, )
+#undef REF_UNARY
+#undef REF_PARAM
 
 double actk_ulp_error(float y, double r) {
   if (isnan(r) || isnan(y)) return (isnan(r) && isnan(y)) ? 0.0 : INFINITY;

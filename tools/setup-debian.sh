@@ -11,8 +11,9 @@ set -euo pipefail
 packages=(
   # build
   build-essential cmake pkg-config
-  # dependencies: CPU facts (libcpuid, optional), tests (cmocka), bench harness
-  libcpuid-dev libcmocka-dev libbenchmark-dev
+  # dependencies: CPU facts (libcpuid, optional), tests (cmocka), bench harness,
+  # the exact reference of the tests and tools (GNU MPFR)
+  libcpuid-dev libcmocka-dev libbenchmark-dev libmpfr-dev
   # optional bench baselines (bench/CMakeLists.txt skips them when absent);
   # libxnnpack-dev's header needs libpthreadpool-dev's. (bench/mlas/run.sh,
   # not part of CI, also needs nodejs npm python3-onnx.)
