@@ -211,8 +211,11 @@ ACTK_API actk_status actk_bias_gelu_tanh_f32_fast(actk_pool *pool, const float *
  * infinity only where the true value does). Both tiers are faithful on every
  * one of the 65536 inputs (the result is one of the two values of the type
  * around the true one, exact where the true one is representable); the
- * accurate tier rounds the accurate f32 result once and is correctly rounded
- * on at least 99.9% of the inputs of each op; the fast tier uses the cheapest
+ * accurate tier rounds the accurate f32 result once (rounded to odd where
+ * that result is exactly x/2 or x and a midpoint of the type, so that the
+ * side the true value lies on is kept) and is correctly rounded on at least
+ * 99.9% of the inputs of each op (swish: of every alpha, 2^-20 <= |alpha|
+ * <= 2^20, and alpha = 0); the fast tier uses the cheapest
  * f32 core that stays faithful for the type. Bias ops take the bias in the
  * same type; the sum x + bias is formed in f32. README.md gives the table. */
 typedef uint16_t actk_f16;  /* IEEE 754 binary16 bits */

@@ -4,7 +4,7 @@
  * defines X to say what one entry becomes and expands the list. The public
  * entry points (src/api.c), the kernel tables of every instruction set
  * (src/kernels/instantiate.h), the tools' and tests' catalog of ops with their
- * double references (tools/catalog.c), the CLI, the sweep, the benchmarks and
+ * references (tools/catalog.c), the CLI, the sweep, the benchmarks and
  * the fuzzers all expand these lists; none of them spells the op set out.
  *
  * Dimensions: op x tier x type. The public name of an entry point is
@@ -17,8 +17,9 @@
  * Adding a unary op: its math (src/math/, included below) for each tier,
  * <op>_v and <op>_fast_v, and the fast core of each 16-bit type
  * (<op>_fast_f16_v, <op>_fast_bf16_v; math/fast16.h maps them), one line in
- * ACTK_FOR_EACH_UNARY, its declarations in include/actk.h, its double
- * reference in tools/reference.c, its rows in README.md (the accuracy rows
+ * ACTK_FOR_EACH_UNARY, its declarations in include/actk.h, its accurate
+ * name per 16-bit type (math/accurate16.h), its exact reference in
+ * tools/exact.c, its rows in README.md (the accuracy rows
  * of each tier and type are what the tests hold it to), the Python
  * binding's op table, and abi/actk.symbols (cmake --build <build> --target
  * abi_update_symbols; abi_header_* fail until the count matches). */
@@ -61,10 +62,15 @@
 
 /* A tier's math function for op in a type (core: the type's core suffix).
  * accurate: the f32 math for every type, so a 16-bit result is the f32
- * result rounded once; fast: a core per type, the cheapest that meets the
- * type's bound (erf_fast_v, erf_fast_bf16_v, ...). */
-#define ACTK_MATH_accurate(op, core) op##_v
+ * result rounded once, but for the ties at x/2 that f32 cannot see
+ * (math/half_tie.h: op_v16, mapped per type by math/accurate16.h); fast: a
+ * core per type, the cheapest that meets the type's bound (erf_fast_v,
+ * erf_fast_bf16_v, ...). The bias ops take ACTK_MATH_SUM_<tier>: their f32
+ * sums also reach the x asymptote of gelu in a 16-bit midpoint. */
+#define ACTK_MATH_accurate(op, core) op##_v##core
 #define ACTK_MATH_fast(op, core) op##_fast##core##_v
+#define ACTK_MATH_SUM_accurate(op, core) op##_sum_v##core
+#define ACTK_MATH_SUM_fast(op, core) op##_fast##core##_v
 
 /* Cost classes (src/plan.h): what the planner weighs a call's length by. */
 
@@ -130,5 +136,6 @@ typedef enum { ACTK_FOR_EACH_TYPE(ACTK_REGISTRY_ENUM_TYPE, ) ACTK_N_TYPES } actk
 #include "math/sigmoid_fast.h" /* the same, fast */
 #include "math/tanh.h"
 #include "math/tanh_fast.h"
-#include "math/fast16.h" /* the fast cores of the 16-bit types */
+#include "math/fast16.h"     /* the fast cores of the 16-bit types */
+#include "math/accurate16.h" /* the accurate tier's names per 16-bit type */
 #endif

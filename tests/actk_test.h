@@ -5,7 +5,7 @@
  *
  * Tests never compare against hard-coded outputs: the kernel math may change
  * bit-wise at any time. They compare ISAs, lengths, offsets and call shapes
- * against each other, and results against the double references. */
+ * against each other, and results against the references (tools/exact.h). */
 #ifndef ACTK_TEST_H
 #define ACTK_TEST_H
 
@@ -279,11 +279,6 @@ static inline size_t test_param_ops_once(const test_op *ops, size_t n, test_op *
   for (size_t i = 0; i < n; i++)
     if (ops[i].kind == OP_SWISH && ops[i].alpha == test_swish_alphas[0]) out[k++] = ops[i];
   return k;
-}
-
-/* The op's double reference at x (bias ops: of the float sum). */
-static inline double test_ref(const test_op *op, double x) {
-  return op->kind == OP_SWISH ? op->info->ref_param(x, (double)op->alpha) : op->info->ref(x);
 }
 
 /* Runs op on n elements on a pool; bias and width are used by bias ops only. */

@@ -1,7 +1,7 @@
 /* The catalog: every public element-wise entry point of actk, as tests, tools,
  * benchmarks and fuzzers see it, expanded from the op registry
  * (src/registry.h): one entry per op x tier x type, with its public
- * function, its double reference (tools/reference.c) and its facts. A
+ * function, its references (tools/exact.c) and its facts. A
  * consumer iterates the catalog; none of them spells the op set out. */
 #ifndef ACTK_TOOLS_CATALOG_H
 #define ACTK_TOOLS_CATALOG_H
@@ -46,7 +46,8 @@ struct actk_op_info {
    * bias ops only, alpha by param ops only. */
   actk_status (*call)(const actk_op_info *op, actk_pool *pool, const void *x, const void *bias,
                       size_t width, void *y, size_t n, float alpha);
-  /* The double reference: unary ops of x; bias ops of the float sum (their
+  /* The double reference (the exact reference's approximation, for error
+   * magnitudes): unary ops of x; bias ops of the float sum (their
    * activation's reference); param ops: ref_param(x, alpha). */
   double (*ref)(double x);
   double (*ref_param)(double x, double alpha);

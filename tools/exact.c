@@ -681,6 +681,32 @@ int actk_x_over_ulps(float y, const actk_xval *t, int k) {
   return actk_x_cmp(t, (double)y - k * ulp) < 0 || actk_x_cmp(t, (double)y + k * ulp) > 0;
 }
 
+actk_x_verdict actk_x_judge_f32(float y, const actk_xval *t) {
+  actk_x_verdict v;
+  memset(&v, 0, sizeof v);
+  xplace r;
+  const uint32_t u = f2u_(y);
+  const int k = screen(&g_f32, isnan(y), (u >> 31) != 0, u & 0x7fffffffu, t, &r);
+  if (k) {
+    v.ulp = v.rel = k > 0 ? 0.0 : INFINITY;
+    v.correct = k > 0; /* both NaN, or the same infinity */
+    v.over[1] = v.over[2] = k < 0;
+    return v;
+  }
+  v.correct = (u & 0x7fffffffu) == r.rn;
+  if (actk_x_cmp(t, (double)y) == 0) return v; /* exact: every error 0 */
+  const double a = actk_x_approx(t), d = fabs((double)y - a), ulp = ldexp(1.0, r.binade - 23);
+  v.ulp = d / ulp;
+  v.rel = d / fmax(fabs(a), 0x1p-126);
+  /* a is within 2^-14 ULP of t (X_REL at 24 bits): decide exactly when
+   * closer than that to the threshold */
+  for (int m = 1; m <= 2; m++)
+    v.over[m] = fabs(v.ulp - m) > 0x1p-12 ? v.ulp > m
+                                          : actk_x_cmp(t, (double)y - m * ulp) < 0 ||
+                                                actk_x_cmp(t, (double)y + m * ulp) > 0;
+  return v;
+}
+
 actk_check16 actk_x_check16(const actk_fmt16 *f, uint16_t y, const actk_xval *t) {
   actk_check16 c = {0, 0, INFINITY};
   const xfmt F = fmt_of16(f);

@@ -87,6 +87,16 @@ int actk_x_correct_f32(float y, const actk_xval *t);
  * inputs over 1 ULP, 2 for the accurate tier's bound). */
 int actk_x_over_ulps(float y, const actk_xval *t, int k);
 
+/* All of the above in one pass (the sweeps'): ulp and rel as there, correct
+ * (y is t rounded to nearest even), over[k] = |y - t| > k ulp(t) for k = 1,
+ * 2, decided exactly. */
+typedef struct {
+  double ulp, rel;
+  int correct;
+  int over[3]; /* over[0] unused */
+} actk_x_verdict;
+actk_x_verdict actk_x_judge_f32(float y, const actk_xval *t);
+
 /* A 16-bit result against t: faithful (t itself if the format holds it, else
  * one of its two neighbours; infinity only where t rounds to it), correctly
  * rounded, and the error in ULPs of the format at t, all decided exactly. */

@@ -184,7 +184,7 @@ ACTK_FOR_EACH_PARAM(ACTK_I_PARAM, )
 /* bias */
 #define ACTK_I_BIAS_TT(type, T, core, tulp, op, f, tier)                                           \
   ACTK_BIAS_KERNEL(ACTK_KNAME(op, type, tier), ACTK_KNAME(op##_nanrow, type, tier),                \
-                   ACTK_KNAME(op##_row, type, tier), ACTK_MATH_##tier(f, core), type, T)
+                   ACTK_KNAME(op##_row, type, tier), ACTK_MATH_SUM_##tier(f, core), type, T)
 #define ACTK_I_BIAS_T(tier, suffix, ulp, rel, op, f) ACTK_FOR_EACH_TYPE(ACTK_I_BIAS_TT, op, f, tier)
 #define ACTK_I_BIAS(op, f, cost, ...) ACTK_FOR_EACH_TIER(ACTK_I_BIAS_T, op, f)
 ACTK_FOR_EACH_BIAS(ACTK_I_BIAS, )

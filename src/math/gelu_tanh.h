@@ -12,6 +12,7 @@
 #ifndef ACTK_MATH_GELU_TANH_H
 #define ACTK_MATH_GELU_TANH_H
 
+#include "half_tie.h"
 #include "logistic.h"
 
 /* 2 sqrt(2/pi) and 2 sqrt(2/pi) 0.044715 as hi + lo */
@@ -20,7 +21,8 @@
 #define ACTK_GT_C3_HI (0x1.2444f2p-4f)
 #define ACTK_GT_C3_LO (0x1.49b16ap-29f)
 
-ACTK_INLINE vf gelu_tanh_v(vf x) {
+/* tie16: as gelu_tie's (gelu.h). */
+ACTK_INLINE vf gelu_tanh_tie(vf x, int tie16) {
   /* below -12 the result underflows to -0 and beyond 10 it is x: clamping
    * the argument of the exponential there changes nothing */
   vf xn = vf_max(vf_splat(-12.0f), x);
@@ -44,11 +46,19 @@ ACTK_INLINE vf gelu_tanh_v(vf x) {
   /* or-ing the sign of x keeps gelu_tanh(-0) = -0 (a no-op elsewhere) */
   vf yf = vf_or(logistic_fast_wide(xn, zh, zsub), vf_and(x, sign));
   vm fast = logistic_wide_lanes(zh); /* +inf is not: |z(10)| > 87 */
+  if (tie16) fast = vm_and(half_tie_not_small(vf_andnot(sign, x)), fast);
   if (vm_all(fast)) return yf;
   logistic_e e = logistic_e_general(zh, zsub, -150.0f); /* k >= -117 */
   vf y = vf_or(scale_down(logistic_div(xn, zh, e.eh, e.el), e.k), vf_and(x, sign));
   y = vf_select(vm_ge(x, vf_splat(__builtin_inff())), x, y);
-  return vf_select(fast, yf, ACTK_NAN_PASSTHROUGH(x, y));
+  y = vf_select(fast, yf, ACTK_NAN_PASSTHROUGH(x, y));
+  return tie16 ? half_tie_at(x, y, vf_splat(1.0f)) : y;
 }
+
+ACTK_INLINE vf gelu_tanh_v(vf x) { return gelu_tanh_tie(x, 0); }
+
+/* The 16-bit types' accurate tier, as gelu's (gelu.h). */
+ACTK_INLINE vf gelu_tanh_v16(vf x) { return gelu_tanh_tie(x, 1); }
+ACTK_INLINE vf gelu_tanh_sum_v16(vf x) { return x_tie(x, gelu_tanh_tie(x, 1)); }
 
 #endif

@@ -26,7 +26,10 @@
  *   vf vf_andnot(a, b)            ~a & b, bitwise
  *
  * Compares and selects
- *   vm vm_lt/le/ge(a, b)          ordered compares: false if either is NaN
+ *   vm vm_lt/le/ge/eq(a, b)       ordered compares: false if either is NaN
+ *   vm vm_and(m1, m2)             both masks set
+ *   vm vm_andnot(m1, m2)          m2 set and m1 not
+ *   vm vm_nlt(a, b)               !(a < b): true if either is NaN
  *   vm vm_isnan(a)                a is NaN
  *   vm vm_unord(a, b)             a or b is NaN (one compare for two vectors)
  *   vf vf_select(m, t, f)         m ? t : f per lane
@@ -124,9 +127,12 @@
 /* A kernel loop inlined into another (silu into swish) shares its register
  * allocation and spills: measured 12% slower silu. Each loop stands alone. */
 #define ACTK_NOINLINE __attribute__((noinline))
+/* A branch taken for rare lanes only: its code goes out of the loop's line. */
+#define ACTK_UNLIKELY(c) __builtin_expect(!!(c), 0)
 #else
 #define ACTK_INLINE static inline
 #define ACTK_NOINLINE
+#define ACTK_UNLIKELY(c) (c)
 #endif
 
 /* NaN in, the same NaN out (quieted, sign and payload kept) on every implementation, for
