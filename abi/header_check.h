@@ -102,28 +102,11 @@ ABI_LAYOUT(sizeof(actk_status) == 4 && sizeof(actk_isa) == 4 && sizeof(actk_rope
 
 typedef void (*abi_task_fn)(void *data, size_t i);
 
-/* Every entry of the op registry (src/registry.h), each tier and type:
- *   unary  actk_<op>_<type><tier>(pool, const T *x, T *y, size_t n)
- *   param  ... (pool, const T *x, T *y, size_t n, float alpha)
- *   bias   ... (pool, const T *x, const T *bias, size_t width, T *y, size_t n) */
-#define ABI_UNARY_TT(type, T, core, tulp, op, tier, suffix)                                        \
-  ABI_SIG(actk_##op##_##type##suffix, actk_status, (actk_pool *, const T *, T *, size_t));
-#define ABI_PARAM_TT(type, T, core, tulp, op, tier, suffix)                                        \
-  ABI_SIG(actk_##op##_##type##suffix, actk_status, (actk_pool *, const T *, T *, size_t, float));
-#define ABI_BIAS_TT(type, T, core, tulp, op, tier, suffix)                                         \
-  ABI_SIG(actk_##op##_##type##suffix, actk_status,                                                 \
-          (actk_pool *, const T *, const T *, size_t, T *, size_t));
-#define ABI_UNARY_T(tier, suffix, ulp, rel, op) ACTK_FOR_EACH_TYPE(ABI_UNARY_TT, op, tier, suffix)
-#define ABI_PARAM_T(tier, suffix, ulp, rel, op) ACTK_FOR_EACH_TYPE(ABI_PARAM_TT, op, tier, suffix)
-#define ABI_BIAS_T(tier, suffix, ulp, rel, op) ACTK_FOR_EACH_TYPE(ABI_BIAS_TT, op, tier, suffix)
-#define ABI_UNARY(op, cost, props, ...) ACTK_FOR_EACH_TIER(ABI_UNARY_T, op)
 /* RoPE, x and y in each type, f32 caches */
 #define ABI_ROPE(type, T, ...)                                                                     \
   ABI_SIG(actk_rope_##type, actk_status,                                                           \
           (actk_pool *, const actk_rope_desc *, const T *, const int64_t *, const float *,         \
            const float *, T *));
-#define ABI_PARAM(op, cost, u, v, ...) ACTK_FOR_EACH_TIER(ABI_PARAM_T, op)
-#define ABI_BIAS(op, f, cost, ...) ACTK_FOR_EACH_TIER(ABI_BIAS_T, op)
 
 static int abi_check_signatures(void) {
   int n = 0;
@@ -146,10 +129,8 @@ static int abi_check_signatures(void) {
   ABI_SIG(actk_pool_create_host, actk_status,
           (void (*)(void *, abi_task_fn, size_t, size_t, void *), void *, unsigned, actk_pool **));
 
-  /* the element-wise ops: one signature per shape of the op registry */
-  ACTK_FOR_EACH_UNARY(ABI_UNARY, )
-  ACTK_FOR_EACH_PARAM(ABI_PARAM, )
-  ACTK_FOR_EACH_BIAS(ABI_BIAS, )
+  /* every element-wise entry point (generated from src/ops.toml) */
+#include "signatures.gen.h"
 
   ACTK_FOR_EACH_TYPE(ABI_ROPE, )
   ABI_SIG(actk_rope_cache_f32, actk_status, (float *, float *, size_t, size_t, double));

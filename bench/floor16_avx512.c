@@ -8,7 +8,28 @@
 
 #include "x86/vec_avx512.h"
 /* (vec_avx512.h first: the math reads VLEN) */
-#include "math/fast16.h"
+#include "math/erf_fast16.h"
+#include "math/gelu_fast16.h"
+#include "math/gelu_tanh_fast16.h"
+#include "math/sigmoid.h"
+#include "math/sigmoid_fast16.h"
+#include "math/tanh_fast16.h"
+
+/* each op's fast 16-bit core by the type it serves (src/ops.toml's math) */
+#define erf_fast_f16_v erf16_f16_v
+#define erf_fast_bf16_v erf16_bf16_v
+#define tanh_fast_f16_v tanh16_f16_v
+#define tanh_fast_bf16_v tanh16_bf16_v
+#define sigmoid_fast_f16_v sigmoid16_v
+#define sigmoid_fast_bf16_v sigmoid16_v
+#define silu_fast_f16_v silu16_v
+#define silu_fast_bf16_v silu16_v
+#define quick_gelu_fast_f16_v quick_gelu16_v
+#define quick_gelu_fast_bf16_v quick_gelu16_v
+#define gelu_fast_f16_v gelu16_f16_v
+#define gelu_fast_bf16_v gelu16_bf16_v
+#define gelu_tanh_fast_f16_v gelu_tanh16_v
+#define gelu_tanh_fast_bf16_v gelu_tanh16_v
 
 /* NOLINTBEGIN(bugprone-macro-parentheses): type is a token, fn a function */
 #define FLOOR_LOOP(name, type, T, fn)                                                              \

@@ -45,6 +45,7 @@
 
 #include "actk.h"
 #include "catalog.h"
+#include "ops.gen.h"
 #include "fuzz_types.h"
 
 #define MAX_ELEMS (1u << 17) /* large enough that every op reaches its pool */
@@ -258,13 +259,15 @@ static void snapshot(arenas *A) {
 
 /* ---- the decoded call ---- */
 
-/* The ops: every f32 element-wise entry of the catalog (tools/catalog.h, in
- * its order), then RoPE and the RoPE cache. An input's first byte picks one,
- * its fourth the element type (g_types); the entry called is the catalog's
- * entry of the same op and tier in that type (the RoPE cache is f32 only). */
+/* The ops, by fuzz_api's op ids (fuzz/ops.gen.h, from src/ops.toml: an id
+ * keeps its call when ops are added, so seeds do): every element-wise op
+ * and tier of the catalog (tools/catalog.h), RoPE and the RoPE cache. An
+ * input's first byte picks one, its fourth the element type (g_types); the
+ * entry called is the catalog's entry of that op and tier in that type (the
+ * RoPE cache is f32 only). */
 #define MAX_ELEMENTWISE 64
-static const actk_op_info *g_elementwise[MAX_ELEMENTWISE][N_TYPES];
-static int g_n_elementwise, g_op_rope, g_op_rope_cache, g_n_ops;
+static const actk_op_info *g_elementwise[MAX_ELEMENTWISE][N_TYPES]; /* NULL: not element-wise */
+static int g_op_rope = -1, g_op_rope_cache = -1, g_n_ops;
 
 static const elem_type *type_named(const char *name) {
   for (size_t t = 0; t < N_TYPES; t++)
@@ -274,33 +277,40 @@ static const elem_type *type_named(const char *name) {
 
 static void make_ops(void) {
   /* never fuzz fewer entries, silently: every type of the catalog is here,
-   * with its element size, and every op and tier exists in every type */
+   * with its element size, every op and tier exists in every type, and every
+   * catalog entry has an id */
   for (size_t i = 0; i < actk_catalog_size; i++) {
     const elem_type *t = type_named(actk_catalog[i].type_name);
     if (!t || t->esize != actk_catalog[i].esize) die("a catalog type fuzz_types.h lacks");
   }
-  for (size_t i = 0; i < actk_catalog_size; i++) {
-    const actk_op_info *e = &actk_catalog[i];
-    if (strcmp(e->type_name, "f32")) continue;
-    if (g_n_elementwise == MAX_ELEMENTWISE) die("raise MAX_ELEMENTWISE");
-    for (size_t t = 0; t < N_TYPES; t++) {
-      const actk_op_info *f = actk_catalog_find(e->name, e->tier_name, g_types[t].name);
-      if (!f || f->shape != e->shape) die("an op and tier missing in a type");
-      g_elementwise[g_n_elementwise][t] = f;
+  if (FUZZ_N_OP_IDS > MAX_ELEMENTWISE) die("raise MAX_ELEMENTWISE");
+  size_t covered = 0;
+  for (size_t k = 0; k < sizeof g_fuzz_op_ids / sizeof g_fuzz_op_ids[0]; k++) {
+    const fuzz_op_id *id = &g_fuzz_op_ids[k];
+    if (!id->tier) {
+      if (!strcmp(id->op, "rope")) g_op_rope = (int)id->id;
+      if (!strcmp(id->op, "rope_cache")) g_op_rope_cache = (int)id->id;
+      continue;
     }
-    g_n_elementwise++;
+    for (size_t t = 0; t < N_TYPES; t++) {
+      const actk_op_info *f = actk_catalog_find(id->op, id->tier, g_types[t].name);
+      if (!f) die("an op and tier missing in a type");
+      g_elementwise[id->id][t] = f;
+      covered++;
+    }
   }
-  if ((size_t)g_n_elementwise * N_TYPES != actk_catalog_size) die("catalog entries not covered");
-  g_op_rope = g_n_elementwise;
-  g_op_rope_cache = g_op_rope + 1;
-  g_n_ops = g_op_rope_cache + 1;
+  if (covered != actk_catalog_size) die("catalog entries without a fuzz id");
+  if (g_op_rope < 0 || g_op_rope_cache < 0) die("no fuzz ids for rope and rope_cache");
+  for (int op = 0; op < FUZZ_N_OP_IDS; op++)
+    if (!g_elementwise[op][0] && op != g_op_rope && op != g_op_rope_cache) die("a fuzz id unused");
+  g_n_ops = FUZZ_N_OP_IDS;
 }
 
 static int is_bias_op(int op) {
-  return op < g_op_rope && g_elementwise[op][0]->shape == ACTK_SHAPE_BIAS;
+  return g_elementwise[op][0] && g_elementwise[op][0]->shape == ACTK_SHAPE_BIAS;
 }
 static int is_param_op(int op) {
-  return op < g_op_rope && g_elementwise[op][0]->shape == ACTK_SHAPE_PARAM;
+  return g_elementwise[op][0] && g_elementwise[op][0]->shape == ACTK_SHAPE_PARAM;
 }
 
 typedef struct {
@@ -1262,8 +1272,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   c.pool_index = rd8(&r) % N_POOLS;
   c.pool = g_pools[c.pool_index];
   c.isa = g_isas[rd8(&r) % g_n_isas];
-  c.type = &g_types[rd8(&r) % N_TYPES]; /* the RoPE cache ignores it: f32 only */
-  if (c.op < g_op_rope) c.entry = g_elementwise[c.op][c.type - g_types];
+  c.type = &g_types[rd8(&r) % N_TYPES];            /* the RoPE cache ignores it: f32 only */
+  c.entry = g_elementwise[c.op][c.type - g_types]; /* NULL for rope, rope_cache */
   /* values: the rest of the input seeds the generator */
   uint64_t h = 0x9e3779b97f4a7c15u;
   for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * 0x100000001b3u;

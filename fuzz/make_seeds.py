@@ -10,35 +10,35 @@ seeds are raw little-endian float bits.
 import os
 import re
 import struct
+import tomllib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def op_table():
+    with open(os.path.join(HERE, "..", "src", "ops.toml"), "rb") as f:
+        return tomllib.load(f)
+
+
 def registry_ops():
-    """The op choices of fuzz_api.c in its order: the f32 entries of the
-    catalog (tools/catalog.c: each op of src/registry.h's unary, param and
-    bias lists, each tier), named "<op>" for the first tier and
-    "<op>/<tier>" for the others; then rope and rope_cache."""
-    text = open(os.path.join(HERE, "..", "src", "registry.h")).read()
-
-    def entries(name):
-        m = re.search(r"#define ACTK_FOR_EACH_%s\(X, \.\.\.\)(.*?)(?:\n\n|\n/\*|\n#)" % name, text, re.S)
-        return re.findall(r"X\((\w+)", m.group(1))
-
-    tiers = entries("TIER")
-    ops = []
-    for kind in ("UNARY", "PARAM", "BIAS"):
-        for op in entries(kind):
-            ops += [op if i == 0 else "%s/%s" % (op, t) for i, t in enumerate(tiers)]
-    return ops + ["rope", "rope_cache"]
+    """fuzz_api.c's op choices by their ids (src/ops.toml's fuzz fields, as
+    fuzz/ops.gen.h lists them): "<op>" for the first tier, "<op>/<tier>" for
+    the others; rope and rope_cache. An id keeps its op for ever."""
+    t = op_table()
+    tiers = [ti["name"] for ti in t["tier"]]
+    by_id = {}
+    for o in t["op"]:
+        for k, tier in enumerate(tiers):
+            by_id[o["fuzz"] + k] = o["name"] if k == 0 else "%s/%s" % (o["name"], tier)
+    for name, i in t["fuzz"].items():
+        by_id[i] = name
+    return [by_id[i] for i in range(max(by_id) + 1)]
 
 
 def registry_types():
-    """The element types in src/registry.h's order: an input's type byte
+    """The element types in src/ops.toml's order: an input's type byte
     indexes them (fuzz/fuzz_types.h lists them in that order)."""
-    text = open(os.path.join(HERE, "..", "src", "registry.h")).read()
-    m = re.search(r"#define ACTK_FOR_EACH_TYPE\(X, \.\.\.\)(.*?)(?:\n\n|\n/\*|\n#)", text, re.S)
-    return re.findall(r"X\((\w+)", m.group(1))
+    return [ty["name"] for ty in op_table()["type"]]
 
 
 OPS = registry_ops()

@@ -138,40 +138,28 @@ typedef void (*actk_parallel_for_fn)(void *host, void (*fn)(void *data, size_t i
 ACTK_API actk_status actk_pool_create_host(actk_parallel_for_fn parallel_for, void *host,
                                            unsigned threads, actk_pool **pool);
 
-/* ---- unary activations, f32 ----
- * y may equal x (in place); any other overlap is ACTK_ERR_OVERLAP.
- * n == 0 is ACTK_OK and touches nothing. Element i of y depends only on x[i]
- * and the active arm: never on n, alignment, or how the work was split. */
-
-ACTK_API actk_status actk_erf_f32(actk_pool *pool, const float *x, float *y, size_t n);
-ACTK_API actk_status actk_tanh_f32(actk_pool *pool, const float *x, float *y, size_t n);
-/* 1 / (1 + exp(-x)) */
-ACTK_API actk_status actk_sigmoid_f32(actk_pool *pool, const float *x, float *y, size_t n);
-/* x * sigmoid(alpha * x); alpha*x is formed without rounding. A NaN x comes
- * back as itself, quieted, whatever alpha is (NaN in, same NaN out); where
- * alpha * x is NaN for a non-NaN x (alpha NaN, or 0 * inf) the result is the
- * default quiet NaN (0x7fc00000). */
-ACTK_API actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, size_t n,
-                                    float alpha);
-/* swish with alpha = 1 */
-ACTK_API actk_status actk_silu_f32(actk_pool *pool, const float *x, float *y, size_t n);
-/* swish with alpha = 1.702f (ONNX Runtime QuickGelu default) */
-ACTK_API actk_status actk_quick_gelu_f32(actk_pool *pool, const float *x, float *y, size_t n);
-/* 0.5 * x * (1 + erf(x / sqrt(2))) */
-ACTK_API actk_status actk_gelu_f32(actk_pool *pool, const float *x, float *y, size_t n);
-/* 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))) */
-ACTK_API actk_status actk_gelu_tanh_f32(actk_pool *pool, const float *x, float *y, size_t n);
+/* ---- the element-wise ops ----
+ * actk_<op>_<type><tier>: every op below in every element type (f32, and
+ * the 16-bit types after this) and tier (accurate: no suffix; fast:
+ * _fast), one function each, declared in the list that ends this section.
+ *
+ * Unary ops, f(pool, x, y, n): y may equal x (in place); any other overlap
+ * is ACTK_ERR_OVERLAP. n == 0 is ACTK_OK and touches nothing. Element i of y
+ * depends only on x[i] and the active arm: never on n, alignment, or how the
+ * work was split.
+ *
+ * swish(pool, x, y, n, alpha) = x * sigmoid(alpha * x); alpha*x is formed
+ * without rounding. A NaN x comes back as itself, quieted, whatever alpha is
+ * (NaN in, same NaN out); where alpha * x is NaN for a non-NaN x (alpha NaN,
+ * or 0 * inf) the result is the default quiet NaN (0x7fc00000). silu is
+ * swish with alpha = 1, quick_gelu with alpha = 1.702f (ONNX Runtime's
+ * QuickGelu default). */
 
 /* ---- bias + activation, f32 ----
  * y[i] = g(x[i] + bias[i % width]) with the sum rounded to float first, so the
  * result is bit-identical to an add followed by actk_gelu_f32 (a NaN x or
  * bias comes back quieted; both NaN: x's). n must be a multiple of width;
  * bias must not overlap y. */
-
-ACTK_API actk_status actk_bias_gelu_f32(actk_pool *pool, const float *x, const float *bias,
-                                        size_t width, float *y, size_t n);
-ACTK_API actk_status actk_bias_gelu_tanh_f32(actk_pool *pool, const float *x, const float *bias,
-                                             size_t width, float *y, size_t n);
 
 /* ---- the fast tier, f32 ----
  * The same ops, the same signatures and the same rules (special values,
@@ -182,21 +170,6 @@ ACTK_API actk_status actk_bias_gelu_tanh_f32(actk_pool *pool, const float *x, co
  * a normal float), for throughput-bound inference. The tier is chosen per
  * call: the functions above keep their bounds and their bits. README.md
  * gives each op's measured maximum. */
-
-ACTK_API actk_status actk_erf_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
-ACTK_API actk_status actk_tanh_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
-ACTK_API actk_status actk_sigmoid_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
-ACTK_API actk_status actk_swish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n,
-                                         float alpha);
-ACTK_API actk_status actk_silu_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
-ACTK_API actk_status actk_quick_gelu_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
-ACTK_API actk_status actk_gelu_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
-ACTK_API actk_status actk_gelu_tanh_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
-ACTK_API actk_status actk_bias_gelu_f32_fast(actk_pool *pool, const float *x, const float *bias,
-                                             size_t width, float *y, size_t n);
-ACTK_API actk_status actk_bias_gelu_tanh_f32_fast(actk_pool *pool, const float *x,
-                                                  const float *bias, size_t width, float *y,
-                                                  size_t n);
 
 /* ---- 16-bit types: f16 (IEEE binary16) and bf16 (bfloat16) ----
  * Elements are stored as their 16-bit patterns (a uint16_t each): pass
@@ -221,79 +194,143 @@ ACTK_API actk_status actk_bias_gelu_tanh_f32_fast(actk_pool *pool, const float *
 typedef uint16_t actk_f16;  /* IEEE 754 binary16 bits */
 typedef uint16_t actk_bf16; /* bfloat16 bits: the top half of an f32 */
 
+/* clang-format off */
+/* ---- BEGIN element-wise declarations: generated by tools/gen_ops.py from src/ops.toml ---- */
+
+/* f32, accurate tier */
+/* erf(x) */
+ACTK_API actk_status actk_erf_f32(actk_pool *pool, const float *x, float *y, size_t n);
+/* tanh(x) */
+ACTK_API actk_status actk_tanh_f32(actk_pool *pool, const float *x, float *y, size_t n);
+/* 1 / (1 + e^-x) */
+ACTK_API actk_status actk_sigmoid_f32(actk_pool *pool, const float *x, float *y, size_t n);
+/* x * sigmoid(x): swish with alpha = 1 */
+ACTK_API actk_status actk_silu_f32(actk_pool *pool, const float *x, float *y, size_t n);
+/* x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu) */
+ACTK_API actk_status actk_quick_gelu_f32(actk_pool *pool, const float *x, float *y, size_t n);
+/* 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2) */
+ACTK_API actk_status actk_gelu_f32(actk_pool *pool, const float *x, float *y, size_t n);
+/* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+ACTK_API actk_status actk_gelu_tanh_f32(actk_pool *pool, const float *x, float *y, size_t n);
+/* x * sigmoid(alpha x), alpha x formed exactly */
+ACTK_API actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
+/* gelu(x[i] + bias[i mod width]) */
+ACTK_API actk_status actk_bias_gelu_f32(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
+/* gelu_tanh(x[i] + bias[i mod width]) */
+ACTK_API actk_status actk_bias_gelu_tanh_f32(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
+
+/* f32, fast tier */
+/* erf(x) */
+ACTK_API actk_status actk_erf_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+/* tanh(x) */
+ACTK_API actk_status actk_tanh_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+/* 1 / (1 + e^-x) */
+ACTK_API actk_status actk_sigmoid_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+/* x * sigmoid(x): swish with alpha = 1 */
+ACTK_API actk_status actk_silu_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+/* x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu) */
+ACTK_API actk_status actk_quick_gelu_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+/* 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2) */
+ACTK_API actk_status actk_gelu_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+/* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+ACTK_API actk_status actk_gelu_tanh_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+/* x * sigmoid(alpha x), alpha x formed exactly */
+ACTK_API actk_status actk_swish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
+/* gelu(x[i] + bias[i mod width]) */
+ACTK_API actk_status actk_bias_gelu_f32_fast(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
+/* gelu_tanh(x[i] + bias[i mod width]) */
+ACTK_API actk_status actk_bias_gelu_tanh_f32_fast(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
+
+/* f16, accurate tier */
+/* erf(x) */
 ACTK_API actk_status actk_erf_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* tanh(x) */
 ACTK_API actk_status actk_tanh_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* 1 / (1 + e^-x) */
 ACTK_API actk_status actk_sigmoid_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* x * sigmoid(x): swish with alpha = 1 */
 ACTK_API actk_status actk_silu_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu) */
 ACTK_API actk_status actk_quick_gelu_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2) */
 ACTK_API actk_status actk_gelu_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
 ACTK_API actk_status actk_gelu_tanh_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
-ACTK_API actk_status actk_swish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n,
-                                    float alpha);
-ACTK_API actk_status actk_bias_gelu_f16(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias,
-                                        size_t width, actk_f16 *y, size_t n);
-ACTK_API actk_status actk_bias_gelu_tanh_f16(actk_pool *pool, const actk_f16 *x,
-                                             const actk_f16 *bias, size_t width, actk_f16 *y,
-                                             size_t n);
+/* x * sigmoid(alpha x), alpha x formed exactly */
+ACTK_API actk_status actk_swish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
+/* gelu(x[i] + bias[i mod width]) */
+ACTK_API actk_status actk_bias_gelu_f16(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
+/* gelu_tanh(x[i] + bias[i mod width]) */
+ACTK_API actk_status actk_bias_gelu_tanh_f16(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
 
+/* f16, fast tier */
+/* erf(x) */
 ACTK_API actk_status actk_erf_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* tanh(x) */
 ACTK_API actk_status actk_tanh_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
-ACTK_API actk_status actk_sigmoid_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y,
-                                           size_t n);
+/* 1 / (1 + e^-x) */
+ACTK_API actk_status actk_sigmoid_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* x * sigmoid(x): swish with alpha = 1 */
 ACTK_API actk_status actk_silu_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
-ACTK_API actk_status actk_quick_gelu_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y,
-                                              size_t n);
+/* x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu) */
+ACTK_API actk_status actk_quick_gelu_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2) */
 ACTK_API actk_status actk_gelu_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
-ACTK_API actk_status actk_gelu_tanh_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y,
-                                             size_t n);
-ACTK_API actk_status actk_swish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n,
-                                         float alpha);
-ACTK_API actk_status actk_bias_gelu_f16_fast(actk_pool *pool, const actk_f16 *x,
-                                             const actk_f16 *bias, size_t width, actk_f16 *y,
-                                             size_t n);
-ACTK_API actk_status actk_bias_gelu_tanh_f16_fast(actk_pool *pool, const actk_f16 *x,
-                                                  const actk_f16 *bias, size_t width, actk_f16 *y,
-                                                  size_t n);
+/* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+ACTK_API actk_status actk_gelu_tanh_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* x * sigmoid(alpha x), alpha x formed exactly */
+ACTK_API actk_status actk_swish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
+/* gelu(x[i] + bias[i mod width]) */
+ACTK_API actk_status actk_bias_gelu_f16_fast(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
+/* gelu_tanh(x[i] + bias[i mod width]) */
+ACTK_API actk_status actk_bias_gelu_tanh_f16_fast(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
 
+/* bf16, accurate tier */
+/* erf(x) */
 ACTK_API actk_status actk_erf_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* tanh(x) */
 ACTK_API actk_status actk_tanh_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* 1 / (1 + e^-x) */
 ACTK_API actk_status actk_sigmoid_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* x * sigmoid(x): swish with alpha = 1 */
 ACTK_API actk_status actk_silu_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
-ACTK_API actk_status actk_quick_gelu_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
-                                          size_t n);
+/* x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu) */
+ACTK_API actk_status actk_quick_gelu_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2) */
 ACTK_API actk_status actk_gelu_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
-ACTK_API actk_status actk_gelu_tanh_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
-                                         size_t n);
-ACTK_API actk_status actk_swish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n,
-                                     float alpha);
-ACTK_API actk_status actk_bias_gelu_bf16(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias,
-                                         size_t width, actk_bf16 *y, size_t n);
-ACTK_API actk_status actk_bias_gelu_tanh_bf16(actk_pool *pool, const actk_bf16 *x,
-                                              const actk_bf16 *bias, size_t width, actk_bf16 *y,
-                                              size_t n);
+/* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+ACTK_API actk_status actk_gelu_tanh_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* x * sigmoid(alpha x), alpha x formed exactly */
+ACTK_API actk_status actk_swish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
+/* gelu(x[i] + bias[i mod width]) */
+ACTK_API actk_status actk_bias_gelu_bf16(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
+/* gelu_tanh(x[i] + bias[i mod width]) */
+ACTK_API actk_status actk_bias_gelu_tanh_bf16(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
 
-ACTK_API actk_status actk_erf_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
-                                        size_t n);
-ACTK_API actk_status actk_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
-                                         size_t n);
-ACTK_API actk_status actk_sigmoid_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
-                                            size_t n);
-ACTK_API actk_status actk_silu_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
-                                         size_t n);
-ACTK_API actk_status actk_quick_gelu_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
-                                               size_t n);
-ACTK_API actk_status actk_gelu_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
-                                         size_t n);
-ACTK_API actk_status actk_gelu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
-                                              size_t n);
-ACTK_API actk_status actk_swish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y,
-                                          size_t n, float alpha);
-ACTK_API actk_status actk_bias_gelu_bf16_fast(actk_pool *pool, const actk_bf16 *x,
-                                              const actk_bf16 *bias, size_t width, actk_bf16 *y,
-                                              size_t n);
-ACTK_API actk_status actk_bias_gelu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *x,
-                                                   const actk_bf16 *bias, size_t width,
-                                                   actk_bf16 *y, size_t n);
+/* bf16, fast tier */
+/* erf(x) */
+ACTK_API actk_status actk_erf_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* tanh(x) */
+ACTK_API actk_status actk_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* 1 / (1 + e^-x) */
+ACTK_API actk_status actk_sigmoid_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* x * sigmoid(x): swish with alpha = 1 */
+ACTK_API actk_status actk_silu_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu) */
+ACTK_API actk_status actk_quick_gelu_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2) */
+ACTK_API actk_status actk_gelu_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+ACTK_API actk_status actk_gelu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* x * sigmoid(alpha x), alpha x formed exactly */
+ACTK_API actk_status actk_swish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
+/* gelu(x[i] + bias[i mod width]) */
+ACTK_API actk_status actk_bias_gelu_bf16_fast(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
+/* gelu_tanh(x[i] + bias[i mod width]) */
+ACTK_API actk_status actk_bias_gelu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
+
+/* ---- END element-wise declarations ---- */
+/* clang-format on */
 
 /* ---- rotary position embedding, f32 ----
  * ONNX Runtime com.microsoft RotaryEmbedding semantics. For each token

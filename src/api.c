@@ -1,5 +1,6 @@
 /* Public entry points: validate, pick the implementation's kernel, hand it to the runner. */
 #include "actk.h"
+#include "api_shapes.h"
 #include "dispatch.h"
 #include "fpenv.h"
 #include "registry.h"
@@ -46,7 +47,8 @@ const char *actk_status_string(actk_status status) {
   return "unknown status";
 }
 
-/* ---- the element-wise ops: one body per shape, one wrapper per registry entry ---- */
+/* ---- the element-wise ops: one body per shape (api_shapes.h); each entry
+ * point is a one-line wrapper in ops.gen.c, generated from src/ops.toml ---- */
 
 typedef struct {
   actk_unary_kernel k;
@@ -60,8 +62,8 @@ static void unary_range(void *p, size_t b, size_t e) {
   c->k(c->x + b * c->esize, c->y + b * c->esize, e - b);
 }
 
-static actk_status unary_call(actk_pool *pool, actk_unary_id op, actk_tier tier, actk_type type,
-                              actk_cost cost, size_t esize, const void *x, void *y, size_t n) {
+actk_status actk_unary_call(actk_pool *pool, actk_unary_id op, actk_tier tier, actk_type type,
+                            actk_cost cost, size_t esize, const void *x, void *y, size_t n) {
   actk_status s = actk_check_unary(x, y, n, esize);
   if (s != ACTK_OK || n == 0) return s;
   actk_fpenv env = actk_fpenv_enter();
@@ -84,9 +86,9 @@ static void param_range(void *p, size_t b, size_t e) {
   c->k(c->x + b * c->esize, c->y + b * c->esize, e - b, c->alpha);
 }
 
-static actk_status param_call(actk_pool *pool, actk_param_id op, actk_tier tier, actk_type type,
-                              actk_cost cost, size_t esize, const void *x, void *y, size_t n,
-                              float alpha) {
+actk_status actk_param_call(actk_pool *pool, actk_param_id op, actk_tier tier, actk_type type,
+                            actk_cost cost, size_t esize, const void *x, void *y, size_t n,
+                            float alpha) {
   actk_status s = actk_check_unary(x, y, n, esize);
   if (s != ACTK_OK || n == 0) return s;
   actk_fpenv env = actk_fpenv_enter();
@@ -111,9 +113,9 @@ static void bias_range(void *p, size_t b, size_t e) {
   c->k(c->x + b * c->esize, c->bias, c->width, c->y + b * c->esize, e - b);
 }
 
-static actk_status bias_call(actk_pool *pool, actk_bias_id op, actk_tier tier, actk_type type,
-                             actk_cost cost, size_t esize, const void *x, const void *bias,
-                             size_t width, void *y, size_t n) {
+actk_status actk_bias_call(actk_pool *pool, actk_bias_id op, actk_tier tier, actk_type type,
+                           actk_cost cost, size_t esize, const void *x, const void *bias,
+                           size_t width, void *y, size_t n) {
   actk_status s = actk_check_bias(x, bias, width, y, n, esize);
   if (s != ACTK_OK || n == 0) return s;
   actk_fpenv env = actk_fpenv_enter();
@@ -122,38 +124,3 @@ static actk_status bias_call(actk_pool *pool, actk_bias_id op, actk_tier tier, a
   actk_fpenv_leave(env);
   return ACTK_OK;
 }
-
-/* actk_<op>_<type><tier suffix> for every registry entry */
-/* NOLINTBEGIN(bugprone-macro-parentheses): T is a type name */
-#define ACTK_API_UNARY_TT(type, T, core, tulp, op, cost, tier, suffix)                             \
-  actk_status actk_##op##_##type##suffix(actk_pool *pool, const T *x, T *y, size_t n) {            \
-    return unary_call(pool, ACTK_UNARY_##op, ACTK_TIER_##tier, ACTK_TYPE_##type,                   \
-                      ACTK_TIER_COST_##tier(cost), sizeof(T), x, y, n);                            \
-  }
-#define ACTK_API_UNARY_T(tier, suffix, ulp, rel, op, cost)                                         \
-  ACTK_FOR_EACH_TYPE(ACTK_API_UNARY_TT, op, cost, tier, suffix)
-#define ACTK_API_UNARY(op, cost, props, ...) ACTK_FOR_EACH_TIER(ACTK_API_UNARY_T, op, cost)
-ACTK_FOR_EACH_UNARY(ACTK_API_UNARY, )
-
-#define ACTK_API_PARAM_TT(type, T, core, tulp, op, cost, tier, suffix)                             \
-  actk_status actk_##op##_##type##suffix(actk_pool *pool, const T *x, T *y, size_t n,              \
-                                         float alpha) {                                            \
-    return param_call(pool, ACTK_PARAM_##op, ACTK_TIER_##tier, ACTK_TYPE_##type,                   \
-                      ACTK_TIER_COST_##tier(cost), sizeof(T), x, y, n, alpha);                     \
-  }
-#define ACTK_API_PARAM_T(tier, suffix, ulp, rel, op, cost)                                         \
-  ACTK_FOR_EACH_TYPE(ACTK_API_PARAM_TT, op, cost, tier, suffix)
-#define ACTK_API_PARAM(op, cost, u, v, ...) ACTK_FOR_EACH_TIER(ACTK_API_PARAM_T, op, cost)
-ACTK_FOR_EACH_PARAM(ACTK_API_PARAM, )
-
-#define ACTK_API_BIAS_TT(type, T, core, tulp, op, cost, tier, suffix)                              \
-  actk_status actk_##op##_##type##suffix(actk_pool *pool, const T *x, const T *bias, size_t width, \
-                                         T *y, size_t n) {                                         \
-    return bias_call(pool, ACTK_BIAS_##op, ACTK_TIER_##tier, ACTK_TYPE_##type,                     \
-                     ACTK_TIER_COST_##tier(cost), sizeof(T), x, bias, width, y, n);                \
-  }
-#define ACTK_API_BIAS_T(tier, suffix, ulp, rel, op, cost)                                          \
-  ACTK_FOR_EACH_TYPE(ACTK_API_BIAS_TT, op, cost, tier, suffix)
-#define ACTK_API_BIAS(op, f, cost, ...) ACTK_FOR_EACH_TIER(ACTK_API_BIAS_T, op, cost)
-ACTK_FOR_EACH_BIAS(ACTK_API_BIAS, )
-/* NOLINTEND(bugprone-macro-parentheses) */

@@ -60,6 +60,12 @@ import threading
 
 import numpy as np
 
+# The element-wise ops (src/ops.toml, through tools/gen_ops.py): UNARY_OPS,
+# PARAM_OPS, BIAS_OPS, TIERS and TYPES. Their C functions are
+# actk_<op>_<type><tier suffix>; tests/test_actk.py checks the table against
+# the library's exported symbols, both ways.
+from ._ops import BIAS_OPS, PARAM_OPS, TIERS, TYPES, UNARY_OPS
+
 __all__ = [
     "ActkError",
     "Status",
@@ -68,16 +74,6 @@ __all__ = [
     "Style",
     "Pool",
     "default_pool",
-    "erf",
-    "tanh",
-    "sigmoid",
-    "silu",
-    "quick_gelu",
-    "swish",
-    "gelu",
-    "gelu_tanh",
-    "bias_gelu",
-    "bias_gelu_tanh",
     "rope",
     "rope_cache",
     "version",
@@ -97,7 +93,7 @@ __all__ = [
     "force_isa",
     "cpu_summary",
     "status_string",
-]
+] + list(UNARY_OPS) + list(PARAM_OPS) + list(BIAS_OPS)
 
 
 class Status(enum.IntEnum):
@@ -260,25 +256,6 @@ _pool_threads = _fn("actk_pool_threads", ctypes.c_uint, _vp)
 _rope_cache = _fn("actk_rope_cache_f32", _status, _vp, _vp, _size, _size, ctypes.c_double)
 
 _isa_best = _fn("actk_isa_best", ctypes.c_int)
-
-# The element-wise ops, as the library's op registry (src/registry.h) lists
-# them: name -> what it computes. Their C functions are
-# actk_<op>_<type><tier suffix>; tests/test_actk.py checks this table against
-# the library's exported symbols, both ways.
-UNARY_OPS = {
-    "erf": "erf(x)",
-    "tanh": "tanh(x)",
-    "sigmoid": "1 / (1 + exp(-x))",
-    "silu": "x * sigmoid(x)",
-    "quick_gelu": "x * sigmoid(1.702 x)",
-    "gelu": "0.5 x (1 + erf(x / sqrt 2))",
-    "gelu_tanh": "0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))",
-}
-PARAM_OPS = {"swish": "x * sigmoid(alpha x)"}
-BIAS_OPS = {"bias_gelu": "gelu", "bias_gelu_tanh": "gelu_tanh"}  # op -> its activation
-TIERS = {"accurate": "", "fast": "_fast"}  # tier -> the C name's suffix
-TYPES = ("f32", "f16", "bf16")
-
 
 def _c_name(op, dtype="f32", tier="accurate"):
     return "actk_%s_%s%s" % (op, dtype, TIERS[tier])
@@ -674,13 +651,9 @@ def _unary(op, doc):
     return f
 
 
-erf = _unary("erf", UNARY_OPS["erf"])
-tanh = _unary("tanh", UNARY_OPS["tanh"])
-sigmoid = _unary("sigmoid", UNARY_OPS["sigmoid"])
-silu = _unary("silu", UNARY_OPS["silu"])
-quick_gelu = _unary("quick_gelu", UNARY_OPS["quick_gelu"])
-gelu = _unary("gelu", UNARY_OPS["gelu"])
-gelu_tanh = _unary("gelu_tanh", UNARY_OPS["gelu_tanh"])
+# actk.erf, actk.tanh, ...: one function per unary op of the table
+for _op, _doc in UNARY_OPS.items():
+    globals()[_op] = _unary(_op, _doc)
 
 
 def swish(x, alpha=1.0, out=None, pool=None, fast=False, dtype=None):
@@ -725,8 +698,9 @@ def _bias(op):
     return f
 
 
-bias_gelu = _bias("bias_gelu")
-bias_gelu_tanh = _bias("bias_gelu_tanh")
+# actk.bias_gelu, ...: one function per bias op of the table
+for _op in BIAS_OPS:
+    globals()[_op] = _bias(_op)
 
 
 def _enum(value, cls, what):

@@ -6,10 +6,13 @@
  *   #include "../kernels/instantiate.h"
  *   ACTK_DEFINE_IMPL(actk_impl_<isa>, ACTK_FACTS_<ISA>)
  *
- * Loops run whole vectors, then one masked vector for the tail through the
- * same arithmetic: element i depends only on x[i], never on n or on where a
- * chunk began. Each kernel loads its type, computes in f32 registers with
- * the op's math function (<op><tier math suffix>, src/math/) and stores its
+ * The kernels themselves are listed in kernels.gen.h (generated from the op
+ * table, src/ops.toml): one line each, k_<op>_<type>_<tier>, naming the shape
+ * below, its math function and its type. Loops run whole vectors, then one
+ * masked vector for the tail through the same arithmetic: element i depends
+ * only on x[i], never on n or on where a chunk began. Each kernel loads its
+ * type, computes in f32 registers with the op's math function (src/math/) and
+ * stores its
  * type (vf_load_<type>, vf_store_<type>_q of the vector contract: every kernel's
  * NaN result is its input's NaN quieted or the default NaN, which lets the bf16
  * store skip its NaN test; tests/test_types.c checks the NaN bits of every op). */
@@ -21,12 +24,7 @@
 #include "../impl.h"
 #include "../math/bias.h"
 #include "../math/rope.h"
-/* the registry with the math of its ops */
-#define ACTK_REGISTRY_MATH
 #include "../registry.h"
-
-/* Kernel names: k_<op>_<type>_<tier> (static to the implementation). */
-#define ACTK_KNAME(op, type, tier) k_##op##_##type##_##tier
 
 /* Two vectors per step for the types whose implementation converts them cheaper
  * that way (ACTK_PAIR_<type> of the vector contract: bf16 on AVX-512 and AVX2), one otherwise.
@@ -165,48 +163,19 @@ ACTK_FOR_EACH_TYPE(ACTK_I_ANY_NAN, )
 ACTK_FOR_EACH_TYPE(ACTK_I_ROPE, )
 /* NOLINTEND(bugprone-macro-parentheses) */
 
-/* unary */
-#define ACTK_I_UNARY_TT(type, T, core, tulp, op, tier)                                             \
-  ACTK_UNARY_KERNEL(ACTK_KNAME(op, type, tier), ACTK_MATH_##tier(op, core), type, T)
-#define ACTK_I_UNARY_T(tier, suffix, ulp, rel, op) ACTK_FOR_EACH_TYPE(ACTK_I_UNARY_TT, op, tier)
-#define ACTK_I_UNARY(op, cost, props, ...) ACTK_FOR_EACH_TIER(ACTK_I_UNARY_T, op)
-ACTK_FOR_EACH_UNARY(ACTK_I_UNARY, )
-
-/* with a parameter */
-#define ACTK_I_PARAM_TT(type, T, core, tulp, op, u, v, tier)                                       \
-  ACTK_PARAM_KERNEL(ACTK_KNAME(op, type, tier), ACTK_KNAME(u, type, tier), v,                      \
-                    ACTK_MATH_##tier(op, core), type, T)
-#define ACTK_I_PARAM_T(tier, suffix, ulp, rel, op, u, v)                                           \
-  ACTK_FOR_EACH_TYPE(ACTK_I_PARAM_TT, op, u, v, tier)
-#define ACTK_I_PARAM(op, cost, u, v, ...) ACTK_FOR_EACH_TIER(ACTK_I_PARAM_T, op, u, v)
-ACTK_FOR_EACH_PARAM(ACTK_I_PARAM, )
-
-/* bias */
-#define ACTK_I_BIAS_TT(type, T, core, tulp, op, f, tier)                                           \
-  ACTK_BIAS_KERNEL(ACTK_KNAME(op, type, tier), ACTK_KNAME(op##_nanrow, type, tier),                \
-                   ACTK_KNAME(op##_row, type, tier), ACTK_MATH_SUM_##tier(f, core), type, T)
-#define ACTK_I_BIAS_T(tier, suffix, ulp, rel, op, f) ACTK_FOR_EACH_TYPE(ACTK_I_BIAS_TT, op, f, tier)
-#define ACTK_I_BIAS(op, f, cost, ...) ACTK_FOR_EACH_TIER(ACTK_I_BIAS_T, op, f)
-ACTK_FOR_EACH_BIAS(ACTK_I_BIAS, )
+/* every kernel of the op table, each with its math (src/ops.toml) */
+#include "kernels.gen.h"
 
 static int bias_has_nan_kernel(const float *b, size_t len) { return bias_any_nan_f32(b, len); }
 
 /* ---- the table ---- */
 
-#define ACTK_T_TT(type, T, core, tulp, op, tier) [ACTK_TYPE_##type] = ACTK_KNAME(op, type, tier),
-#define ACTK_T_T(tier, suffix, ulp, rel, op)                                                       \
-  [ACTK_TIER_##tier] = {ACTK_FOR_EACH_TYPE(ACTK_T_TT, op, tier)},
-#define ACTK_T_UNARY(op, cost, props, ...) [ACTK_UNARY_##op] = {ACTK_FOR_EACH_TIER(ACTK_T_T, op)},
-#define ACTK_T_PARAM(op, cost, u, v, ...) [ACTK_PARAM_##op] = {ACTK_FOR_EACH_TIER(ACTK_T_T, op)},
-#define ACTK_T_BIAS(op, f, cost, ...) [ACTK_BIAS_##op] = {ACTK_FOR_EACH_TIER(ACTK_T_T, op)},
 #define ACTK_T_ROPE(type, T, ...) [ACTK_TYPE_##type] = rope_rows_kernel_##type,
 
 /* NOLINTBEGIN(bugprone-macro-parentheses): the arguments are initializer values */
 #define ACTK_DEFINE_IMPL(sym, isa_facts)                                                           \
   const actk_impl sym = {.facts = isa_facts,                                                       \
-                         .unary = {ACTK_FOR_EACH_UNARY(ACTK_T_UNARY, )},                           \
-                         .param = {ACTK_FOR_EACH_PARAM(ACTK_T_PARAM, )},                           \
-                         .bias = {ACTK_FOR_EACH_BIAS(ACTK_T_BIAS, )},                              \
+                         ACTK_KERNEL_TABLE,                                                        \
                          .rope = {ACTK_FOR_EACH_TYPE(ACTK_T_ROPE, )},                              \
                          .bias_has_nan = bias_has_nan_kernel};
 /* NOLINTEND(bugprone-macro-parentheses) */

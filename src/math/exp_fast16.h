@@ -1,4 +1,21 @@
-/* e^z for the fast tier's 16-bit cores (src/math/fast16.h).
+/* The fast tier's f32 cores for the 16-bit types (<op>_fast16.h; src/ops.toml
+ * names each kernel's core in its math field), and e^z for them (below).
+ *   error:    faithful on all 65536 inputs of each type, and on every float
+ *             input of the bias ops' sums (README has each op's measured
+ *             maximum in ULP of the type and its share correctly rounded).
+ *   domain:   every float (each core's header has its clamps and the lanes
+ *             it hands to the accurate kernel).
+ *   specials: those of the accurate tier, NaN bits included.
+ *
+ * Each core is the cheapest measured to keep its type faithful: a relative
+ * error under 2^-9 (bf16) or 2^-12 (f16) is faithful for every input, so
+ * the cores aim at about 2^-10 and 2^-13. erf and bf16 tanh: one odd
+ * polynomial of the clamped x; f16 tanh: a rational; sigmoid, silu, swish,
+ * quick_gelu and gelu_tanh: one cubic exp and one division, the same core for
+ * both types; gelu: e^G(t), G one polynomial for log Phi(-t). No tables, no
+ * interval index, no float pairs.
+ *
+ * e^z for those cores:
  *   error:    relative 2^-13.25 (a cubic after a round-to-nearest reduction; ln2 as one
  *             float adds |n| 2^-28.5): a twelfth of f16's half ULP, a hundredth of bf16's.
  *   domain:   callers keep z/ln2 within [-126, 126] (|z| <= 87): 2^n is built from bits.
