@@ -1,8 +1,9 @@
-/* The 16-bit conversions of every implementation give the scalar
- * implementation's bits (src/scalar/vec_scalar.h has the semantics: round to
- * nearest even, subnormals kept, NaNs quieted with their sign and top payload
- * bits): narrowing every top half of an f32 with each of a set of bottom
- * halves that covers every rounding case (0, 1, the tie 0x8000 and its
+/* The 16-bit conversions of every implementation give the same bits: the
+ * scalar implementation's (the type layer's generic ones, math/vec_types.h,
+ * which has the semantics: round to nearest even, subnormals kept, NaNs
+ * quieted with their sign and top payload bits), F16C's and the x86 ones'
+ * native bf16, and the generic ones on the x86 cores: narrowing every top half of an f32 with each
+ * of a set of bottom halves that covers every rounding case (0, 1, the tie 0x8000 and its
  * neighbours, 0xffff, which carries into the exponent; 2.6 M floats, NaN
  * payloads in the bottom half included), or every f32 with the argument
  * "all"; widening every 16-bit pattern; lengths 1..40 for the masked tails.
@@ -36,6 +37,8 @@ CONVERT_DECLARE(scalar)
 #ifdef ACTK_TEST_X86
 CONVERT_DECLARE(avx2)
 CONVERT_DECLARE(avx512)
+CONVERT_DECLARE(avx2_generic)
+CONVERT_DECLARE(avx512_generic)
 #endif
 
 typedef struct {
@@ -55,6 +58,17 @@ static const impl g_impls[] = {
      ACTK_ISA_AVX512,
      {convert_avx512_narrow_f16, convert_avx512_narrow_bf16, convert_avx512_narrow_bf16_q},
      {convert_avx512_widen_f16, convert_avx512_widen_bf16}},
+    /* the type layer's generic conversions on the same cores */
+    {"avx2_generic",
+     ACTK_ISA_AVX2,
+     {convert_avx2_generic_narrow_f16, convert_avx2_generic_narrow_bf16,
+      convert_avx2_generic_narrow_bf16_q},
+     {convert_avx2_generic_widen_f16, convert_avx2_generic_widen_bf16}},
+    {"avx512_generic",
+     ACTK_ISA_AVX512,
+     {convert_avx512_generic_narrow_f16, convert_avx512_generic_narrow_bf16,
+      convert_avx512_generic_narrow_bf16_q},
+     {convert_avx512_generic_widen_f16, convert_avx512_generic_widen_bf16}},
 #endif
     {NULL, ACTK_ISA_SCALAR, {NULL, NULL, NULL}, {NULL, NULL}}};
 

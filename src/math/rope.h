@@ -31,7 +31,7 @@ ACTK_INLINE void rope_pair(vf a, vf b, vf c, vf s, vf *ya, vf *yb) {
   *yb = v;
 }
 
-#if VLEN > 1
+#if VLEN > 1 && defined(ACTK_ROPE_PAIRS)
 /* Expand (c, s) to pairs (c0, c0, c1, c1 ..) and (-s0, s0, -s1, s1 ..), half
  * entries each; masked, nothing read past the row. */
 static void rope_expand(const float *c, const float *s, float *c2, float *s2, size_t half) {
@@ -52,7 +52,7 @@ static void rope_expand(const float *c, const float *s, float *c2, float *s2, si
 /* The row kernels for x and y of one element type (the caches are f32):
  * ACTK_ROPE_KERNELS(type, T) defines rope_rows_kernel_<type>. */
 /* NOLINTBEGIN(bugprone-macro-parentheses): T is a type name */
-#if VLEN > 1
+#if VLEN > 1 && defined(ACTK_ROPE_PAIRS)
 /* c2, s2: the cache row expanded to pairs (rope_expand), rd = 2 half entries; c, s
  * the row itself. Types the implementation loads two vectors at a time
  * (ACTK_PAIR_<type>: the even elements and the odd ones) take whole pairs of
@@ -108,7 +108,9 @@ static void rope_expand(const float *c, const float *s, float *c2, float *s2, si
     }                                                                                              \
   }
 #else
-/* one lane: the pairs directly, with the same rope_pair */
+/* one pair at a time, with the same rope_pair (one lane; or an implementation
+ * without the pair helpers: lane 0 of one-element loads, nothing past it read
+ * or written) */
 #define ACTK_ROPE_INTERLEAVED_ROWS(type, T)                                                        \
   static void rope_interleaved_rows_##type(const T *x, T *y, size_t rows, size_t stride,           \
                                            const float *c, const float *s, size_t cstride,         \
@@ -119,10 +121,10 @@ static void rope_expand(const float *c, const float *s, float *c2, float *s2, si
       T *yr = y + i * stride;                                                                      \
       for (size_t j = 0; j < half; j++) {                                                          \
         vf ya, yb;                                                                                 \
-        rope_pair(vf_load_##type(xr + 2 * j), vf_load_##type(xr + 2 * j + 1), vf_load_f32(cr + j), \
-                  vf_load_f32(sr + j), &ya, &yb);                                                  \
-        vf_store_##type##_q(yr + 2 * j, ya);                                                       \
-        vf_store_##type##_q(yr + 2 * j + 1, yb);                                                   \
+        rope_pair(vf_load_first_##type(xr + 2 * j, 1), vf_load_first_##type(xr + 2 * j + 1, 1),    \
+                  vf_load_first_f32(cr + j, 1), vf_load_first_f32(sr + j, 1), &ya, &yb);           \
+        vf_store_first_##type##_q(yr + 2 * j, 1, ya);                                              \
+        vf_store_first_##type##_q(yr + 2 * j + 1, 1, yb);                                          \
       }                                                                                            \
     }                                                                                              \
   }

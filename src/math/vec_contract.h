@@ -56,18 +56,26 @@
  *   vf vf_ldexp(vf a, vf n, vf t)         a 2^n, rounded once (a subnormal result rounds as
  *                                 a multiply by the float 2^n rounds it)
 
- * Memory, per element type T of the op registry (src/registry.h: f32 is
- * float). Loads widen T to f32 lanes exactly, stores narrow f32 to T (for
- * f32 both are plain copies of the bits, NaN payloads included). Pointers
- * need only T's size alignment or none at all (callers from other
- * languages): implementations use unaligned accesses.
- *   vf vf_load_<T>(const T *p)                  p[0 .. VLEN)
- *   void vf_store_<T>(T *p, vf a)
- *   vf vf_load_first_<T>(const T *p, size_t k)  p[0 .. k), 0 < k < VLEN; the
+ * Memory (pointers need only their element's alignment or none at all:
+ * callers from other languages; implementations use unaligned accesses)
+ *   vf vf_load_f32(const float *p)              p[0 .. VLEN)
+ *   void vf_store_f32(float *p, vf a)
+ *   vf vf_load_first_f32(const float *p, size_t k)  p[0 .. k), 0 < k <= VLEN; the
  *                                 other lanes +0; elements past k are never
  *                                 read (a masked load: they may be unmapped)
- *   void vf_store_first_<T>(T *p, size_t k, vf a)   lanes [0, k) only;
+ *   void vf_store_first_f32(float *p, size_t k, vf a)   lanes [0, k) only;
  *                                 nothing past k is written
+ *   vi vi_load_u16(const uint16_t *p)           p[0 .. VLEN), zero-extended
+ *   void vi_store_u16(uint16_t *p, vi a)        each lane (below 2^16) to 16 bits
+ *   vi vi_load_first_u16(p, k), void vi_store_first_u16(p, k, a)   the same for
+ *                                 lanes [0, k), as the f32 ones
+ *
+ * That is the ISA core: an implementation of it gets every element type from
+ * the type layer (math/vec_types.h, included at the end of each vec_<isa>.h),
+ * which builds, per type T of the op table (f32, f16, bf16):
+ *   vf vf_load_<T>(const T *p), void vf_store_<T>(T *p, vf a), and their
+ *   _first forms: T widened to f32 lanes exactly, narrowed back with round to
+ *   nearest even (for f32 plain copies of the bits, NaN payloads included);
  *   void vf_store_<T>_q(T *p, vf a), vf_store_first_<T>_q(p, k, a)
  *                                 the stores of the activation kernels: the bits
  *                                 of vf_store_<T> for every a whose NaN lanes
@@ -77,8 +85,10 @@
  *                                 no NaN test: round to nearest even on the bits,
  *                                 (u + 0x7fff + lsb) >> 16, for every u on every
  *                                 implementation (f32, f16: the plain stores)
- *   ACTK_PAIR_<T>                 defined to 1 where the implementation has these
- *                                 for T (where two vectors at a time convert cheaper):
+ * and an implementation may convert a type natively instead (ACTK_NATIVE_<T>:
+ * the x86 ones use F16C and their own bf16 rounding), with the same bits, and
+ * two vectors at a time where that converts cheaper:
+ *   ACTK_PAIR_<T>                 defined to 1 with
  *     void vf_load_pair_<T>(const T *p, vf *a, vf *b)   p[0 .. 2 VLEN): a the even
  *                                 elements p[0], p[2] .. p[2 VLEN - 2], b the odd ones
  *                                 (the kernels are elementwise; RoPE's interleaved
@@ -87,7 +97,9 @@
  *                                 elements, b to the odd ones (each with the bits of
  *                                 vf_store_<T>_q)
  *
- * Vector implementations (VLEN even) also define, for interleaved RoPE:
+ * Optional, for RoPE's interleaved style (ACTK_ROPE_PAIRS defined to 1 with
+ * them; without, math/rope.h takes those rows one pair at a time, with the
+ * same bits):
  *   vf vf_swap_pairs(a)           lanes (2j, 2j+1) swapped
  *   vf vf_even_sign()             -0 on even lanes, +0 on odd
  *   vf vf_load_dup_first(p, k)    p[0..k) (k <= VLEN/2), each in two lanes;

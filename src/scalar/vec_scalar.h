@@ -85,76 +85,14 @@ static inline vf vf_load_f32(const float *p) {
   return r;
 }
 static inline void vf_store_f32(float *p, vf a) { memcpy(p, &a, sizeof a); }
-/* ---- 16-bit types: the conversions every implementation reproduces ----
- * f16 -> f32 exact (subnormals included, no DAZ), a NaN quieted with its
- * sign and payload kept: what F16C's VCVTPH2PS does. f32 -> f16 round to
- * nearest even, subnormal results kept (no FTZ), overflow to infinity from
- * 65520 up, a NaN quieted with its sign and its top 10 payload bits: what
- * VCVTPS2PH with imm8 = round to nearest does (checked against it for every
- * f32 and every f16, with and without DAZ/FTZ). bf16 -> f32: the 16 bits on
- * top; f32 -> bf16: round to nearest even on the bits (so subnormals stay
- * subnormal and overflow goes to infinity exactly as the rounding says), a
- * NaN quieted with its sign and top 7 payload bits. */
-static inline uint32_t actk_f16_to_f32_bits(uint16_t h) {
-  uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-  if (e == 0x1f) return sign | 0x7f800000u | (m << 13) | (m ? 0x00400000u : 0u);
-  if (e) return sign | ((e + 112u) << 23) | (m << 13);
-  if (!m) return sign;
-  e = 113; /* subnormal: normalise */
-  while (!(m & 0x400u)) {
-    m <<= 1;
-    e--;
-  }
-  return sign | (e << 23) | ((m & 0x3ffu) << 13);
-}
-
-static inline uint16_t actk_f32_to_f16_bits(uint32_t u) {
-  uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
-  if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
-  if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* 65520 and up round to inf */
-  if (a >= 0x38800000u) {                                  /* a normal f16, 2^-14 and up */
-    uint32_t r = a - 0x38000000u;                          /* the exponent rebiased */
-    r += 0xfffu + ((r >> 13) & 1u);
-    return (uint16_t)(sign | (r >> 13));
-  }
-  if (a <= 0x33000000u) return (uint16_t)sign; /* at most 2^-25: rounds to 0 (a tie to even) */
-  uint32_t e = a >> 23, m = (a & 0x7fffffu) | 0x800000u;
-  uint32_t shift = 126u - e; /* a subnormal f16: m 2^(e - 150) in units of 2^-24 */
-  uint32_t q = m >> shift, rem = m & ((1u << shift) - 1u), half = 1u << (shift - 1u);
-  if (rem > half || (rem == half && (q & 1u))) q++;
-  return (uint16_t)(sign | q);
-}
-
-/* round to nearest even on the bits, NaN or not (a quiet NaN whose bottom half is 0
- * keeps its bits: the add carries nothing out of the bottom half) */
-static inline uint16_t actk_f32_to_bf16_bits_q(uint32_t u) {
-  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-}
-static inline uint16_t actk_f32_to_bf16_bits(uint32_t u) {
-  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
-  return actk_f32_to_bf16_bits_q(u);
-}
-
-static inline vf vf_load_f16(const uint16_t *p) {
+/* 16-bit lanes (the type layer, math/vec_types.h, builds f16 and bf16 on them) */
+static inline vi vi_load_u16(const uint16_t *p) {
   uint16_t h;
   memcpy(&h, p, sizeof h);
-  return vi_bits((vi)actk_f16_to_f32_bits(h));
+  return (vi)h;
 }
-static inline void vf_store_f16(uint16_t *p, vf a) {
-  uint16_t h = actk_f32_to_f16_bits((uint32_t)vf_bits(a));
-  memcpy(p, &h, sizeof h);
-}
-static inline vf vf_load_bf16(const uint16_t *p) {
-  uint16_t h;
-  memcpy(&h, p, sizeof h);
-  return vi_bits((vi)((uint32_t)h << 16));
-}
-static inline void vf_store_bf16(uint16_t *p, vf a) {
-  uint16_t h = actk_f32_to_bf16_bits((uint32_t)vf_bits(a));
-  memcpy(p, &h, sizeof h);
-}
-static inline void vf_store_bf16_q(uint16_t *p, vf a) {
-  uint16_t h = actk_f32_to_bf16_bits_q((uint32_t)vf_bits(a));
+static inline void vi_store_u16(uint16_t *p, vi a) {
+  uint16_t h = (uint16_t)a;
   memcpy(p, &h, sizeof h);
 }
 
@@ -163,24 +101,11 @@ static inline vf vf_load_first_f32(const float *p, size_t k) { return k ? vf_loa
 static inline void vf_store_first_f32(float *p, size_t k, vf a) {
   if (k) vf_store_f32(p, a);
 }
-static inline vf vf_load_first_f16(const uint16_t *p, size_t k) {
-  return k ? vf_load_f16(p) : 0.0f;
+static inline vi vi_load_first_u16(const uint16_t *p, size_t k) { return k ? vi_load_u16(p) : 0; }
+static inline void vi_store_first_u16(uint16_t *p, size_t k, vi a) {
+  if (k) vi_store_u16(p, a);
 }
-static inline void vf_store_first_f16(uint16_t *p, size_t k, vf a) {
-  if (k) vf_store_f16(p, a);
-}
-static inline vf vf_load_first_bf16(const uint16_t *p, size_t k) {
-  return k ? vf_load_bf16(p) : 0.0f;
-}
-static inline void vf_store_first_bf16(uint16_t *p, size_t k, vf a) {
-  if (k) vf_store_bf16(p, a);
-}
-static inline void vf_store_first_bf16_q(uint16_t *p, size_t k, vf a) {
-  if (k) vf_store_bf16_q(p, a);
-}
-#define vf_store_f32_q vf_store_f32
-#define vf_store_first_f32_q vf_store_first_f32
-#define vf_store_f16_q vf_store_f16
-#define vf_store_first_f16_q vf_store_first_f16
+
+#include "../math/vec_types.h"
 
 #endif

@@ -58,6 +58,7 @@ static inline vi vi_min(vi a, vi b) { return _mm256_min_epi32(a, b); }
 #define vi_sra(a, imm) _mm256_srai_epi32((a), (imm))
 /* RoPE pairs: swap (2j, 2j+1), sign on even lanes, first k floats of p
  * (k <= 4) each duplicated into a pair of lanes. */
+#define ACTK_ROPE_PAIRS 1
 static inline vf vf_swap_pairs(vf a) { return _mm256_permute_ps(a, 0xB1); }
 static inline vf vf_even_sign(void) {
   return _mm256_setr_ps(-0.f, 0.f, -0.f, 0.f, -0.f, 0.f, -0.f, 0.f);
@@ -99,7 +100,34 @@ static inline void vf_store_first_f32(float *p, size_t k, vf a) {
   _mm256_maskstore_ps(p, vi_first_lanes(k), a);
 }
 
-/* 16-bit types (the semantics: src/scalar/vec_scalar.h). f16: F16C. bf16:
+/* 16-bit lanes: zero-extended to 32 bits, and back (each lane's value below
+ * 2^16: the unsigned saturation of VPACKUSDW keeps it). AVX2 has no 16-bit
+ * masked loads or stores: tails go through a vector's worth of stack (the
+ * same arithmetic, nothing read or written past k). */
+static inline vi vi_load_u16(const uint16_t *p) {
+  return _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
+}
+static inline void vi_store_u16(uint16_t *p, vi a) {
+  __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, a), 0x08); /* quadwords 0, 2 */
+  _mm_storeu_si128((__m128i *)(void *)p, _mm256_castsi256_si128(w));
+}
+static inline vi vi_load_first_u16(const uint16_t *p, size_t k) {
+  uint16_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  memcpy(t, p, k * sizeof *p);
+  return vi_load_u16(t);
+}
+static inline void vi_store_first_u16(uint16_t *p, size_t k, vi a) {
+  uint16_t t[8];
+  vi_store_u16(t, a);
+  memcpy(p, t, k * sizeof *p);
+}
+
+/* The types natively (math/vec_types.h gives the semantics; ACTK_GENERIC_TYPES
+ * builds its generic ones instead, for tests/test_convert.c). */
+#ifndef ACTK_GENERIC_TYPES
+#define ACTK_NATIVE_F16 1
+#define ACTK_NATIVE_BF16 1
+/* f16: F16C. bf16:
  * the bits shifted, and round to nearest even done on the integer bits. AVX2
  * has no 16-bit masked loads or stores: tails go through a zeroed vector's
  * worth of stack (the same arithmetic, nothing read or written past k). */
@@ -188,9 +216,8 @@ static inline void vf_store_pair_bf16_q(uint16_t *p, vf even, vf odd) {
   __m256i e = _mm256_srli_epi32(vf_round_bf16(even), 16), o = vf_round_bf16(odd);
   _mm256_storeu_si256((__m256i *)(void *)p, _mm256_blend_epi16(e, o, 0xaa)); /* odd words: o */
 }
-#define vf_store_f32_q vf_store_f32
-#define vf_store_first_f32_q vf_store_first_f32
-#define vf_store_f16_q vf_store_f16
-#define vf_store_first_f16_q vf_store_first_f16
+#endif /* ACTK_GENERIC_TYPES */
+
+#include "../math/vec_types.h"
 
 #endif

@@ -60,6 +60,7 @@ static inline vi vi_min(vi a, vi b) { return _mm512_min_epi32(a, b); }
 #define vi_sra(a, imm) _mm512_srai_epi32((a), (imm))
 /* RoPE pairs: swap (2j, 2j+1), sign on even lanes, first k floats of p
  * (k <= 8) each duplicated into a pair of lanes. */
+#define ACTK_ROPE_PAIRS 1
 static inline vf vf_swap_pairs(vf a) { return _mm512_permute_ps(a, 0xB1); }
 static inline vf vf_even_sign(void) {
   return _mm512_castsi512_ps(_mm512_set1_epi64((long long)0x0000000080000000ULL));
@@ -96,7 +97,27 @@ static inline void vf_store_first_f32(float *p, size_t k, vf a) {
   _mm512_mask_storeu_ps(p, first_lanes(k), a);
 }
 
-/* 16-bit types (the semantics: src/scalar/vec_scalar.h). f16: VCVTPH2PS and
+/* 16-bit lanes: zero-extended to 32 bits, and back (VPMOVDW: the low halves);
+ * tails by 16-bit masked loads and stores (AVX-512 BW + VL). */
+static inline vi vi_load_u16(const uint16_t *p) {
+  return _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)p));
+}
+static inline void vi_store_u16(uint16_t *p, vi a) {
+  _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtepi32_epi16(a));
+}
+static inline vi vi_load_first_u16(const uint16_t *p, size_t k) {
+  return _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(first_lanes(k), p));
+}
+static inline void vi_store_first_u16(uint16_t *p, size_t k, vi a) {
+  _mm256_mask_storeu_epi16(p, first_lanes(k), _mm512_cvtepi32_epi16(a));
+}
+
+/* The types natively (math/vec_types.h gives the semantics; ACTK_GENERIC_TYPES
+ * builds its generic ones instead, for tests/test_convert.c). */
+#ifndef ACTK_GENERIC_TYPES
+#define ACTK_NATIVE_F16 1
+#define ACTK_NATIVE_BF16 1
+/* f16: VCVTPH2PS and
  * VCVTPS2PH (exact IEEE, no DAZ/FTZ); bf16: the bits shifted, and round to
  * nearest even on the integer bits (VCVTNEPS2BF16 flushes subnormals, so it
  * cannot be used). Tails: 16-bit masked loads (AVX-512 BW + VL) and stores.
@@ -182,9 +203,8 @@ static inline void vf_store_pair_bf16_q(uint16_t *p, vf even, vf odd) {
   _mm512_storeu_si512((void *)p, /* e | (o & 0xffff0000) */
                       _mm512_ternarylogic_epi32(e, o, _mm512_set1_epi32((int)0xffff0000), 0xf8));
 }
-#define vf_store_f32_q vf_store_f32
-#define vf_store_first_f32_q vf_store_first_f32
-#define vf_store_f16_q vf_store_f16
-#define vf_store_first_f16_q vf_store_first_f16
+#endif /* ACTK_GENERIC_TYPES */
+
+#include "../math/vec_types.h"
 
 #endif
