@@ -56,7 +56,7 @@ ACTK_INLINE vf x_tie_fix(vf x, vf y) {
  * subnormal midpoint, and the bias ops' sums small enough to lose the
  * deviation. The ops send them to their general path, where half_tie_fix
  * settles them, so the fast path pays one subtract and one compare, into
- * the fast-lane mask it has (measured in README's 16-bit performance).
+ * the fast-lane mask it has (the cost: docs/performance.md).
  * Their complement in one compare: bits(|x|) - 2^13 read as a float is not
  * below bits(2^-13) - 2^13. x = 0 gives 0xffffe000, a NaN, which passes
  * (zeros keep the fast path); every nonzero value of a 16-bit type, or
