@@ -63,8 +63,7 @@
 #endif
 
 #include "actk.h"
-#include "plan.h"
-#include "pool.h"
+#include "bench_internal.h" /* the planner, the pool, the runner, the topology */
 
 #include "bench_util.h"
 

@@ -46,7 +46,7 @@
 #include <unistd.h>
 
 #include "actk.h"
-#include "plan.h"
+#include "bench_internal.h" /* the planner, the pool, the runner, the topology */
 
 #include "bench_util.h"
 

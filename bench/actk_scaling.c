@@ -80,10 +80,7 @@
 #endif
 
 #include "actk.h"
-#include "plan.h"
-#include "pool.h"
-#include "registry.h" /* ACTK_TIER_COST_fast: the fast tier plans a class cheaper */
-#include "topology.h"
+#include "bench_internal.h" /* the planner, the pool, the runner, the topology */
 
 #include "bench_util.h"
 

@@ -16,9 +16,7 @@
 #endif
 
 #include "harness.h"
-#include "plan.h"
-#include "pool.h"
-#include "runner.h"
+#include "bench_internal.h" /* the planner, the pool, the runner, the topology */
 
 int g_quick, g_csv, g_pin;
 FILE *g_csv_out;

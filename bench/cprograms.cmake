@@ -11,30 +11,28 @@
 #                    (f32, f16, bf16), serial vs a pool, ratio to a memcpy of
 #                    the same bytes (--types, --shapes, --layouts, --gaps,
 #                    --threads: own pools of those sizes)
-#   actk_pool_ab     serial vs the default pool (`pool`) or vs OpenMP (`omp`),
-#                    one runtime per process: README's threading speedups;
-#                    `types`: the 16-bit ops on the default pool and an own
-#                    2-thread pool vs one thread (issue 13's 2-thread bars)
 #   actk_scaling     bench/scaling.sh's own parts (issue 14): scale, seed,
 #                    contend, place (see its header)
 #
-# They read internal headers (actk_pool_run, the planner, the parallel-calls
-# counter, the topology), so they link the static library. bench_util.c
+# They read internal headers (bench/bench_internal.h: actk_pool_run, the
+# planner, the parallel-calls counter, the topology), so they link the static
+# library. (bench/research/actk_pool_ab, the A/B program behind the pool's
+# numbers in docs/performance.md, is built from bench/research/.) bench_util.c
 # holds what they share (timing, interleaved measurement, table/CSV output).
 #
 # Expects ACTK_BENCH_ROOT (the source tree's root), the targets actk_static
 # and Threads::Threads, and find_package(OpenMP COMPONENTS C) already run:
-# without OpenMP, actk_pool_bench has no OpenMP column, `actk_pool_ab omp`
-# and `actk_scaling --omp` refuse and actk_scaling's OpenMP contend rows say
+# without OpenMP, actk_pool_bench has no OpenMP column, `actk_scaling --omp`
+# refuses and actk_scaling's OpenMP contend rows say
 # "no OpenMP".
-foreach(prog actk_pool_bench actk_rope_bench actk_pool_ab actk_scaling)
+foreach(prog actk_pool_bench actk_rope_bench actk_scaling)
   add_executable(${prog} ${ACTK_BENCH_ROOT}/bench/${prog}.c ${ACTK_BENCH_ROOT}/bench/bench_util.c)
   target_include_directories(${prog} PRIVATE ${ACTK_BENCH_ROOT}/src ${ACTK_BENCH_ROOT}/tools
                                              ${ACTK_BENCH_ROOT}/bench)
   target_link_libraries(${prog} PRIVATE actk_static Threads::Threads m)
 endforeach()
 if(OpenMP_C_FOUND)
-  foreach(prog actk_pool_bench actk_pool_ab actk_scaling)
+  foreach(prog actk_pool_bench actk_scaling)
     target_link_libraries(${prog} PRIVATE OpenMP::OpenMP_C)
   endforeach()
 endif()

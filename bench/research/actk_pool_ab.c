@@ -36,7 +36,7 @@
 #endif
 
 #include "bench_util.h"
-#include "registry.h" /* ACTK_TIER_COST_fast */
+#include "bench_internal.h" /* the planner, the pool, the runner, the topology */
 
 typedef actk_status (*op_fn)(actk_pool *, const float *, float *, size_t);
 
