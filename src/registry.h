@@ -63,14 +63,16 @@
 /* A tier's math function for op in a type (core: the type's core suffix).
  * accurate: the f32 math for every type, so a 16-bit result is the f32
  * result rounded once, but for the ties at x/2 that f32 cannot see
- * (math/half_tie.h: op_v16, mapped per type by math/accurate16.h); fast: a
+ * (math/half_tie.h: <op>_v_f16 and <op>_v_bf16 where an op has them,
+ * math/accurate16.h maps the others to <op>_v); fast: a
  * core per type, the cheapest that meets the type's bound (erf_fast_v,
- * erf_fast_bf16_v, ...). The bias ops take ACTK_MATH_SUM_<tier>: their f32
- * sums also reach the x asymptote of gelu in a 16-bit midpoint. */
+ * erf_fast_bf16_v, ...). The bias ops take ACTK_MATH_SUM_<tier>
+ * (math/bias16.h): their f32 sums also reach the x asymptote of gelu in a
+ * 16-bit midpoint, the type's overflow midpoint included. */
 #define ACTK_MATH_accurate(op, core) op##_v##core
 #define ACTK_MATH_fast(op, core) op##_fast##core##_v
 #define ACTK_MATH_SUM_accurate(op, core) op##_sum_v##core
-#define ACTK_MATH_SUM_fast(op, core) op##_fast##core##_v
+#define ACTK_MATH_SUM_fast(op, core) op##_sum_fast##core##_v
 
 /* Cost classes (src/plan.h): what the planner weighs a call's length by. */
 
@@ -138,4 +140,5 @@ typedef enum { ACTK_FOR_EACH_TYPE(ACTK_REGISTRY_ENUM_TYPE, ) ACTK_N_TYPES } actk
 #include "math/tanh_fast.h"
 #include "math/fast16.h"     /* the fast cores of the 16-bit types */
 #include "math/accurate16.h" /* the accurate tier's names per 16-bit type */
+#include "math/bias16.h"     /* the bias ops' activations per tier and type */
 #endif
