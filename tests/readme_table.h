@@ -4,7 +4,7 @@
  *
  * A table follows a marker line "<!-- accuracy: KEY -->" (KEY e.g. "f32
  * accurate"), then a header row and a separator row; each row after them is
- * "| op | max error | at x = | within 0.5 ULP | ..." with op possibly in
+ * "| op | max error | at x = | correctly rounded | ..." with op possibly in
  * backticks, the maximum a decimal, x printed with %.9g (so that strtof gives
  * the float back), the share a percentage. The table ends at the first line
  * that does not start with '|'. */
@@ -19,7 +19,7 @@ typedef struct {
   char op[32];
   double max;    /* the documented maximum, as printed */
   float worst_x; /* where it occurs */
-  double within_half_pct;
+  double correct_pct; /* the share correctly rounded, percent */
 } readme_row;
 
 /* Splits a table row into at most max_cells trimmed cells (backticks
@@ -81,7 +81,7 @@ static inline int readme_accuracy(const char *path, const char *key, readme_row 
     if (end == c[1]) goto bad;
     r->worst_x = strtof(c[2], &end);
     if (end == c[2]) goto bad;
-    r->within_half_pct = strtod(c[3], &end);
+    r->correct_pct = strtod(c[3], &end);
     if (end == c[3]) goto bad;
     continue;
   bad:

@@ -9,7 +9,8 @@
  *     does not contradict the claimed sides (t > hi, t < 0, ...);
  *   - its decisions are MPFR's: rounded to f32 and to f16 and bf16, the
  *     place of t between two values (faithfulness), the binade (ULP error),
- *     "over k ULP": the same as when every comparison goes to MPFR, on the
+ *     "over k ULP" (k = 1, 2) and the sweeps' one-pass verdict: the same as
+ *     when every comparison goes to MPFR, on the
  *     inputs where t sits on or next to a tie or a value (tiny, huge, the
  *     subnormals) and a spread of the others;
  *   - the ties a double reference gets wrong are decided right: silu of
@@ -217,6 +218,18 @@ static void test_decisions_f32(void **state) {
         if ((u & 0x7fffffffu) >= 0x7f800000u || ((u ^ f2u(rt)) & 0x80000000u)) continue;
         float y = u2f(u);
         double ea = actk_x_ulp_error(y, &t), eb = actk_x_ulp_error(y, &m);
+        /* the sweeps' one-pass verdict too: the same decisions, and as the
+         * functions above */
+        actk_x_verdict ja = actk_x_judge_f32(y, &t), jb = actk_x_judge_f32(y, &m);
+        test_check(ja.correct == jb.correct && ja.over[1] == jb.over[1] &&
+                       ja.over[2] == jb.over[2] && fabs(ja.ulp - jb.ulp) <= 1e-9 &&
+                       ja.correct == actk_x_correct_f32(y, &t) &&
+                       ja.over[1] == actk_x_over_ulps(y, &t, 1) &&
+                       ja.over[2] == actk_x_over_ulps(y, &t, 2) && fabs(ja.ulp - ea) <= 1e-12,
+                   "%s x=%a, y=%a: judge_f32 correct %d over1 %d over2 %d %.12g ULP; by MPFR "
+                   "alone %d %d %d %.12g",
+                   rc->name, x, (double)y, ja.correct, ja.over[1], ja.over[2], ja.ulp, jb.correct,
+                   jb.over[1], jb.over[2], jb.ulp);
         test_check(actk_x_over_ulps(y, &t, 1) == actk_x_over_ulps(y, &m, 1) &&
                        actk_x_correct_f32(y, &t) == actk_x_correct_f32(y, &m) &&
                        (ea == eb || fabs(ea - eb) <= 1e-9),

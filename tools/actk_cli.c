@@ -389,7 +389,8 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
   acc_result *res = xmalloc(n_ops * (size_t)o->n_isas * sizeof *res);
   int all_ok = 1;
 
-  printf("\naccuracy vs the exact references (bias ops: of the float sum x + bias, N(0,1) bias)\n"
+  printf("\naccuracy vs the references (bias ops: of the float sum x + bias, N(0,1) bias;\n"
+         "  16-bit: the exact reference, ties settled; f32: its double approximation)\n"
          "  f32: %zu bit patterns (every %u-th) + %zu specials; accurate: max ULP (bound 2),\n"
          "       fast: max relative error (bound 2^-18)\n"
          "  f16, bf16: all 65536 inputs; max error in ULPs of the type and the share correctly\n"

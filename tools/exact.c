@@ -426,12 +426,6 @@ static int cmp_by_mpfr(const actk_xref *op, double x, double alpha, double c, in
   abort();
 }
 
-int actk_x_cmp_mpfr(const actk_xref *op, double x, double alpha, double c) {
-  return cmp_by_mpfr(op, x, alpha, c, 0);
-}
-
-const char *actk_x_name(const actk_xref *op) { return op->name; }
-
 actk_xval actk_xval_mpfr_only(const actk_xref *op, double x, double alpha) {
   actk_xval t = actk_xval_of(op, x, alpha);
   if (t.nan || (t.exact && (isinf(x) || isinf(t.hi)))) return t; /* beyond MPFR's arithmetic */

@@ -14,9 +14,9 @@
  *      where it matters the strict side of t against hi (t < 1 for tanh, t >
  *      x/2 for silu) and the sign of t are known by the op's mathematics, not
  *      measured. Near a dyadic asymptote (x, x/2, 1/2, +-1, 0) hi is the
- *      asymptote and lo the deviation from it, computed to full relative
- *      accuracy (a series or exp/erfc of the tail), so the sides of such ties
- *      are decided without any extended precision. Elsewhere hi is a libm
+ *      asymptote and lo the deviation from it, computed to its own relative
+ *      bound (a series with its remainder, or exp/erfc of the tail), so the
+ *      sides of such ties are decided without any extended precision. Elsewhere hi is a libm
  *      composition held to a relative error of 2^-38 (the compositions are
  *      within about 2^-42 by their condition numbers; tests/test_reference.c
  *      checks every enclosure against MPFR over all regimes).
@@ -112,12 +112,10 @@ typedef struct {
 actk_x_stats actk_x_stats_get(void);
 void actk_x_stats_reset(void);
 
-/* For tests/test_reference.c. The comparison made by MPFR alone. */
-int actk_x_cmp_mpfr(const actk_xref *op, double x, double alpha, double c);
-/* t with its double enclosure thrown away (only its exact special values
- * kept): every decision on it is made by MPFR, and one MPFR cannot settle
- * at 4096 bits (t within 2^-4096 of c) counts in actk_x_stats.undecided
- * instead of aborting (its result is then meaningless). */
+/* For tests/test_reference.c. t with its double enclosure thrown away (only its exact special
+ * values kept): every decision on it is made by MPFR, and one MPFR cannot settle at 4096 bits (t
+ * within 2^-4096 of c) counts in actk_x_stats.undecided instead of aborting (its result is then
+ * meaningless). */
 actk_xval actk_xval_mpfr_only(const actk_xref *op, double x, double alpha);
 /* Checks t's double enclosure against MPFR's interval at prec bits: the
  * interval must lie within hi + [lo - err, lo + err], and must not
@@ -126,8 +124,6 @@ actk_xval actk_xval_mpfr_only(const actk_xref *op, double x, double alpha);
  * input beyond its exponent range). *proved: set to 1 where the interval
  * also proves the claimed sides (at some inputs they lie beyond prec bits). */
 int actk_x_validate(const actk_xval *t, unsigned prec, int *proved, char *why, size_t why_size);
-/* The op's name ("silu"). */
-const char *actk_x_name(const actk_xref *op);
 
 #ifdef __cplusplus
 }

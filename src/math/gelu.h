@@ -24,9 +24,7 @@
 #include "exp_core.h"
 #include "half_tie.h"
 
-/* tie16: for the 16-bit types' accurate tier, the ties at x/2 settled
- * (half_tie.h); a constant, 0 for f32. */
-ACTK_INLINE vf gelu_tie(vf x, int tie16) {
+ACTK_INLINE vf gelu_v(vf x) {
   const vf sign = vf_splat(-0.0f);
   /* t^2/2 = 112 already underflows the result to 0 (or leaves x): clamp.
    * NaN survives (vf_min returns its second operand). */
@@ -54,9 +52,7 @@ ACTK_INLINE vf gelu_tie(vf x, int tie16) {
   /* T / 2^n = (k0 + rest)(1 + p), rounded once */
   vf v = vf_add(k0, vf_fma(k0, e.p, vf_fma(rest, e.p, rest)));
   vf y;
-  vm normal = vm_le(t, vf_splat(13.0f));
-  if (tie16) normal = vm_and(half_tie_not_small(t), normal);
-  if (vm_all(normal)) { /* 2^n is normal */
+  if (vm_all(vm_le(t, vf_splat(13.0f)))) { /* 2^n is normal */
     vf s = exp_core_scale(&e);
     y = vf_select_sign(x, vf_mul(vf_sub(vf_splat(0.0f), v), s), vf_fnma(v, s, x));
   } else {
@@ -67,7 +63,6 @@ ACTK_INLINE vf gelu_tie(vf x, int tie16) {
     y = vf_select_sign(x, scale_down(vf_mul(vf_sub(vf_splat(0.0f), v), s1), vi_sub(n, n1)),
                        vf_fnma(v, s1, x));
     y = ACTK_NAN_PASSTHROUGH(x, y); /* NaN fails t <= 13 */
-    if (tie16) y = half_tie_at(x, vf_or(vf_andnot(sign, y), vf_and(x, sign)), vf_splat(1.0f));
   }
   /* gelu(x) has the sign of x: copy it, which makes gelu(-0) = -0 (0 - v
    * gives +0) and gelu(+0) = +0 whatever sign an emulator gives x - 0 (valgrind's
@@ -75,11 +70,16 @@ ACTK_INLINE vf gelu_tie(vf x, int tie16) {
   return vf_or(vf_andnot(sign, y), vf_and(x, sign));
 }
 
-ACTK_INLINE vf gelu_v(vf x) { return gelu_tie(x, 0); }
-
-/* The 16-bit types' accurate tier: the f32 math with its ties at x/2 settled
- * for the narrowing (half_tie.h), and for the bias ops' sums, at x too. */
-ACTK_INLINE vf gelu_v16(vf x) { return gelu_tie(x, 1); }
-ACTK_INLINE vf gelu_sum_v16(vf x) { return x_tie(x, gelu_tie(x, 1)); }
+/* The 16-bit types' accurate tier: the f32 math, with its ties at x/2
+ * settled for the narrowing (half_tie.h): bf16 below 2^-125, f16 where
+ * the deviation is lost (below 2^-20); and for the bias ops' f32 sums at x/2
+ * (any sum below 2^-20) and at x too. */
+ACTK_INLINE vf gelu_v_bf16(vf x) {
+  return half_tie(x, gelu_v(x), vf_splat(1.0f), ACTK_TIE_BF16, 0);
+}
+ACTK_INLINE vf gelu_v_f16(vf x) { return half_tie(x, gelu_v(x), vf_splat(1.0f), ACTK_TIE_LOST, 0); }
+ACTK_INLINE vf gelu_sum_v16(vf x) {
+  return half_tie(x, gelu_v(x), vf_splat(1.0f), ACTK_TIE_LOST, 1);
+}
 
 #endif

@@ -21,8 +21,7 @@
 #define ACTK_GT_C3_HI (0x1.2444f2p-4f)
 #define ACTK_GT_C3_LO (0x1.49b16ap-29f)
 
-/* tie16: as gelu_tie's (gelu.h). */
-ACTK_INLINE vf gelu_tanh_tie(vf x, int tie16) {
+ACTK_INLINE vf gelu_tanh_v(vf x) {
   /* below -12 the result underflows to -0 and beyond 10 it is x: clamping
    * the argument of the exponential there changes nothing */
   vf xn = vf_max(vf_splat(-12.0f), x);
@@ -46,19 +45,25 @@ ACTK_INLINE vf gelu_tanh_tie(vf x, int tie16) {
   /* or-ing the sign of x keeps gelu_tanh(-0) = -0 (a no-op elsewhere) */
   vf yf = vf_or(logistic_fast_wide(xn, zh, zsub), vf_and(x, sign));
   vm fast = logistic_wide_lanes(zh); /* +inf is not: |z(10)| > 87 */
-  if (tie16) fast = vm_and(half_tie_not_small(vf_andnot(sign, x)), fast);
   if (vm_all(fast)) return yf;
   logistic_e e = logistic_e_general(zh, zsub, -150.0f); /* k >= -117 */
   vf y = vf_or(scale_down(logistic_div(xn, zh, e.eh, e.el), e.k), vf_and(x, sign));
   y = vf_select(vm_ge(x, vf_splat(__builtin_inff())), x, y);
-  y = vf_select(fast, yf, ACTK_NAN_PASSTHROUGH(x, y));
-  return tie16 ? half_tie_at(x, y, vf_splat(1.0f)) : y;
+  return vf_select(fast, yf, ACTK_NAN_PASSTHROUGH(x, y));
 }
 
-ACTK_INLINE vf gelu_tanh_v(vf x) { return gelu_tanh_tie(x, 0); }
-
-/* The 16-bit types' accurate tier, as gelu's (gelu.h). */
-ACTK_INLINE vf gelu_tanh_v16(vf x) { return gelu_tanh_tie(x, 1); }
-ACTK_INLINE vf gelu_tanh_sum_v16(vf x) { return x_tie(x, gelu_tanh_tie(x, 1)); }
+/* The 16-bit types' accurate tier: the f32 math, with its ties at x/2
+ * settled for the narrowing (half_tie.h), as gelu's: bf16 below 2^-125, f16 where
+ * the deviation is lost (below 2^-20); and for the bias ops' f32 sums at x/2
+ * (any sum below 2^-20) and at x too. */
+ACTK_INLINE vf gelu_tanh_v_bf16(vf x) {
+  return half_tie(x, gelu_tanh_v(x), vf_splat(1.0f), ACTK_TIE_BF16, 0);
+}
+ACTK_INLINE vf gelu_tanh_v_f16(vf x) {
+  return half_tie(x, gelu_tanh_v(x), vf_splat(1.0f), ACTK_TIE_LOST, 0);
+}
+ACTK_INLINE vf gelu_tanh_sum_v16(vf x) {
+  return half_tie(x, gelu_tanh_v(x), vf_splat(1.0f), ACTK_TIE_LOST, 1);
+}
 
 #endif

@@ -30,15 +30,12 @@ ACTK_INLINE vf sigmoid_v(vf x) {
  * the exact value does, so it never changes a result; k >= -180.
  * fast_y: the caller's logistic_fast (or _exact) x / (1 + e^-z) for this same
  * z = zh - zsub; only its lanes where logistic_fast_lanes(zh) holds are used. */
-/* tie16: for the 16-bit types' accurate tier, the ties at x/2 settled
- * (half_tie.h; dir: alpha); a constant, 0 for f32. */
-ACTK_INLINE vf swish_of(vf x, vf zh, vf zsub, vf fast_y, vf dir, int tie16) {
+ACTK_INLINE vf swish_of(vf x, vf zh, vf zsub, vf fast_y) {
   const vf abs_mask = vi_bits(vi_splat(0x7fffffff));
   const vf sign = vf_splat(ACTK_SIGN_MASK);
   /* or-ing the sign of x keeps swish(-0) = -0 (a no-op elsewhere: y has the sign of x) */
   vf yf = vf_or(fast_y, vf_and(x, sign));
   vm fast = logistic_fast_lanes(zh);
-  if (tie16) fast = vm_and(half_tie_not_small(vf_andnot(sign, x)), fast);
   if (vm_all(fast)) return yf;
   /* past the clamp the low part is meaningless (NaN for infinite zh) */
   zsub = vf_keep(vm_lt(vf_and(zh, abs_mask), vf_splat(256.0f)), zsub);
@@ -53,34 +50,45 @@ ACTK_INLINE vf swish_of(vf x, vf zh, vf zsub, vf fast_y, vf dir, int tie16) {
   /* a NaN that x did not bring (alpha NaN, or 0 * inf) is the default NaN:
    * its sign would otherwise depend on each implementation's operand order */
   y = vf_select(vm_isnan(y), vf_splat(__builtin_nanf("")), y);
-  y = vf_select(fast, yf, ACTK_NAN_PASSTHROUGH(x, y));
-  return tie16 ? half_tie_at(x, y, dir) : y;
+  return vf_select(fast, yf, ACTK_NAN_PASSTHROUGH(x, y));
 }
 
-ACTK_INLINE vf swish_tie(vf x, vf alpha, int tie16) {
+ACTK_INLINE vf swish_v(vf x, vf alpha) {
   vf zh = vf_mul(alpha, x);
   vf zsub = vf_fnma(alpha, x, zh); /* zh - alpha x, exact */
-  return swish_of(x, zh, zsub, logistic_fast(x, zh, zsub), alpha, tie16);
+  return swish_of(x, zh, zsub, logistic_fast(x, zh, zsub));
 }
-ACTK_INLINE vf swish_v(vf x, vf alpha) { return swish_tie(x, alpha, 0); }
 
 /* alpha = 1: z = x is exact, so the fast form takes exp_core_neg_exact (no
  * low part: one fma fewer in the reduction) and the general form gets the
  * constant +0 as its low part (swish_v's x - x would be NaN for infinite x,
  * which swish_of zeroes anyway). */
-ACTK_INLINE vf silu_tie(vf x, int tie16) {
-  return swish_of(x, x, vf_splat(0.0f), logistic_fast_exact(x, x), vf_splat(1.0f), tie16);
-}
-ACTK_INLINE vf silu_v(vf x) { return silu_tie(x, 0); }
+ACTK_INLINE vf silu_v(vf x) { return swish_of(x, x, vf_splat(0.0f), logistic_fast_exact(x, x)); }
 
 /* quick_gelu = swish with ONNX Runtime QuickGelu's default alpha. */
 #define ACTK_QUICK_GELU_ALPHA 1.702f
 ACTK_INLINE vf quick_gelu_v(vf x) { return swish_v(x, vf_splat(ACTK_QUICK_GELU_ALPHA)); }
 
-/* The 16-bit types' accurate tier: the f32 math with its ties at x/2 settled
- * for the narrowing (half_tie.h; the deviation from x/2 has alpha's sign). */
-ACTK_INLINE vf swish_v16(vf x, vf alpha) { return swish_tie(x, alpha, 1); }
-ACTK_INLINE vf silu_v16(vf x) { return silu_tie(x, 1); }
-ACTK_INLINE vf quick_gelu_v16(vf x) { return swish_v16(x, vf_splat(ACTK_QUICK_GELU_ALPHA)); }
+/* The 16-bit types' accurate tier: the f32 math, with its ties at x/2
+ * settled for the narrowing (half_tie.h; the deviation from x/2 has alpha's
+ * sign). bf16: x/2 is a midpoint only below 2^-125; f16: for silu and
+ * quick_gelu only where the deviation is lost (below 2^-20), for swish at
+ * any alpha wherever x/2 is a subnormal midpoint (below 2^-13). */
+ACTK_INLINE vf silu_v_bf16(vf x) {
+  return half_tie(x, silu_v(x), vf_splat(1.0f), ACTK_TIE_BF16, 0);
+}
+ACTK_INLINE vf silu_v_f16(vf x) { return half_tie(x, silu_v(x), vf_splat(1.0f), ACTK_TIE_LOST, 0); }
+ACTK_INLINE vf quick_gelu_v_bf16(vf x) {
+  return half_tie(x, quick_gelu_v(x), vf_splat(1.0f), ACTK_TIE_BF16, 0);
+}
+ACTK_INLINE vf quick_gelu_v_f16(vf x) {
+  return half_tie(x, quick_gelu_v(x), vf_splat(1.0f), ACTK_TIE_LOST, 0);
+}
+ACTK_INLINE vf swish_v_bf16(vf x, vf alpha) {
+  return half_tie(x, swish_v(x, alpha), alpha, ACTK_TIE_BF16, 0);
+}
+ACTK_INLINE vf swish_v_f16(vf x, vf alpha) {
+  return half_tie(x, swish_v(x, alpha), alpha, ACTK_TIE_F16, 0);
+}
 
 #endif

@@ -28,8 +28,6 @@
  * Compares and selects
  *   vm vm_lt/le/ge/eq(a, b)       ordered compares: false if either is NaN
  *   vm vm_and(m1, m2)             both masks set
- *   vm vm_andnot(m1, m2)          m2 set and m1 not
- *   vm vm_nlt(a, b)               !(a < b): true if either is NaN
  *   vm vm_isnan(a)                a is NaN
  *   vm vm_unord(a, b)             a or b is NaN (one compare for two vectors)
  *   vf vf_select(m, t, f)         m ? t : f per lane

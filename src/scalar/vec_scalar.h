@@ -44,9 +44,7 @@ static inline vm vm_lt(vf a, vf b) { return a < b; }
 static inline vm vm_le(vf a, vf b) { return a <= b; }
 static inline vm vm_ge(vf a, vf b) { return a >= b; }
 static inline vm vm_eq(vf a, vf b) { return a == b; }
-static inline vm vm_nlt(vf a, vf b) { return !(a < b); }
 static inline vm vm_and(vm a, vm b) { return a && b; }
-static inline vm vm_andnot(vm a, vm b) { return !a && b; }
 static inline vm vm_isnan(vf a) { return a != a; }
 static inline vm vm_unord(vf a, vf b) { return a != a || b != b; }
 static inline vf vf_select(vm m, vf t, vf f) { return m ? t : f; }

@@ -35,9 +35,7 @@ static inline vm vm_lt(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 static inline vm vm_le(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
 static inline vm vm_ge(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
 static inline vm vm_eq(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
-static inline vm vm_nlt(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_NLT_UQ); }
 static inline vm vm_and(vm a, vm b) { return _mm256_and_ps(a, b); }
-static inline vm vm_andnot(vm a, vm b) { return _mm256_andnot_ps(a, b); }
 static inline vm vm_isnan(vf a) { return _mm256_cmp_ps(a, a, _CMP_UNORD_Q); }
 static inline vm vm_unord(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_UNORD_Q); }
 static inline vf vf_select(vm m, vf t, vf f) { return _mm256_blendv_ps(f, t, m); }
