@@ -17,8 +17,8 @@
 
 typedef struct {
   char op[32];
-  double max;    /* the documented maximum, as printed */
-  float worst_x; /* where it occurs */
+  double max;         /* the documented maximum, as printed */
+  float worst_x;      /* where it occurs */
   double correct_pct; /* the share correctly rounded, percent */
 } readme_row;
 
@@ -85,7 +85,13 @@ static inline int readme_accuracy(const char *path, const char *key, readme_row 
     if (end == c[3]) goto bad;
     continue;
   bad:
-    snprintf(err, err_size, "%s: a row under \"%s\" does not parse: %s", path, marker, line);
+    if (!strcmp(c[1], "-")) /* tools/gen_ops.py's stub for a new op */
+      snprintf(err, err_size,
+               "%s: %s's row under \"%s\" is not measured yet: tools/actk_sweep %s --readme 1 "
+               "(with the table's --tier and --type) prints it",
+               path, c[0], marker, c[0]);
+    else
+      snprintf(err, err_size, "%s: a row under \"%s\" does not parse: %s", path, marker, line);
     fclose(f);
     return -1;
   }
