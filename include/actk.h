@@ -61,6 +61,7 @@ typedef enum actk_isa {
 
 /* ACTK_VERSION of the library actually loaded (may differ from the header's). */
 ACTK_API unsigned actk_version(void);
+/* The same as "major.minor.patch"; static, never NULL. */
 ACTK_API const char *actk_version_string(void);
 /* Static English description of a status code; never NULL. */
 ACTK_API const char *actk_status_string(actk_status status);
