@@ -2,7 +2,7 @@
 # The test command README.md documents, so that README and CI run the same
 # thing. With no arguments and no environment it is exactly:
 #
-#   tools/setup-debian.sh && cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j2 && ctest --test-dir build -j2 --output-on-failure
+#   tools/setup-debian.sh && cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DACTK_BUILD_TESTS=ON && cmake --build build -j2 && ctest --test-dir build -j2 --output-on-failure --no-tests=error
 #
 # .ci/run reuses it for its compiler stages: arguments are added to the cmake
 # configure line (e.g. -DACTK_WERROR=ON), ACTK_BUILD_DIR replaces "build" and
@@ -12,4 +12,4 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 b=${ACTK_BUILD_DIR:-build}
 j=${ACTK_JOBS:-2}
 set -x
-tools/setup-debian.sh && cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release "$@" && cmake --build "$b" -j"$j" && ctest --test-dir "$b" -j"$j" --output-on-failure
+tools/setup-debian.sh && cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release -DACTK_BUILD_TESTS=ON "$@" && cmake --build "$b" -j"$j" && ctest --test-dir "$b" -j"$j" --output-on-failure --no-tests=error

@@ -32,8 +32,10 @@ typedef enum actk_status {
   ACTK_OK = 0,
   ACTK_ERR_NULL_POINTER = 1,     /* a required pointer is NULL (and the call would touch it) */
   ACTK_ERR_OVERLAP = 2,          /* output overlaps an input other than exactly (y == x) */
-  ACTK_ERR_TOO_LARGE = 3,        /* an array (n elements of its type) runs past the address space,
-                                    or a RoPE shape's sizes overflow size_t */
+  ACTK_ERR_TOO_LARGE = 3,        /* an array (n elements of its type) runs past the highest
+                                    user address (2^57 on 64-bit targets, the address space on
+                                    32-bit ones), or a RoPE shape's sizes overflow size_t; a
+                                    wrong n whose array ends below that cannot be caught */
   ACTK_ERR_ZERO_WIDTH = 4,       /* bias width is 0 */
   ACTK_ERR_WIDTH_MISMATCH = 5,   /* n is not a multiple of the bias width */
   ACTK_ERR_UNSUPPORTED_ISA = 6,  /* the CPU or OS cannot run the requested instruction set */
@@ -59,6 +61,7 @@ typedef enum actk_isa {
 
 /* ACTK_VERSION of the library actually loaded (may differ from the header's). */
 ACTK_API unsigned actk_version(void);
+/* The same as "major.minor.patch"; static, never NULL. */
 ACTK_API const char *actk_version_string(void);
 /* Static English description of a status code; never NULL. */
 ACTK_API const char *actk_status_string(actk_status status);

@@ -3,6 +3,7 @@
  * (libcpuid 0.6.2 also misses AVX-512 on AMD Zen 4). libcpuid, when built in,
  * supplies brand and topology; tests cross-check its AVX2/FMA bits with ours. */
 #include "cpu.h"
+#include "topology.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -110,6 +111,12 @@ static void cpu_init(void) {
     if (id.brand_str[0]) snprintf(g_cpu.brand, sizeof g_cpu.brand, "%s", id.brand_str);
   }
 #endif
+  /* the cores the kernel reports in the affinity mask, as the default pool
+   * counts them: libcpuid 0.6.2 said cores=1 on a 2-core VM where lscpu and
+   * the pool say 2 */
+  int cpus[1024];
+  int cores = actk_topology_core_cpus(cpus, 1024);
+  if (cores > 0) g_cpu.physical_cores = cores;
   g_cpu.features = actk_cpu_features(&g_cpu);
 }
 

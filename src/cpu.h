@@ -32,7 +32,7 @@ typedef struct actk_cpu {
   int has_avx512f, has_avx512dq;
   int has_f16c, has_avx512bw, has_avx512vl;
   int os_saves_ymm, os_saves_zmm; /* OSXSAVE and XCR0 */
-  int physical_cores;             /* 0 if unknown */
+  int physical_cores;             /* in the affinity mask, from the kernel (0 if unknown) */
   int logical_cpus;               /* 0 if unknown */
   char vendor[16];
   char brand[64];

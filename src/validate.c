@@ -9,10 +9,22 @@ static int ranges_overlap(const void *a, size_t na, const void *b, size_t nb) {
   return na && nb && pa < pb + nb && pb < pa + na;
 }
 
-/* n elements of esize bytes starting at p fit in the address space. */
+/* The highest address an array can end at. On 64-bit targets user space ends
+ * far below the top (2^47 on x86-64, 2^56 with its 5-level paging, 2^52 on
+ * AArch64's largest VA): an array that runs past 2^57 is a wrong n, caught
+ * before anything is touched (a wrong n below it cannot be told from a right
+ * one). Elsewhere, the address space. */
+#if UINTPTR_MAX > 0xffffffffu
+#define ACTK_ADDRESS_LIMIT ((uintptr_t)1 << 57)
+#else
+#define ACTK_ADDRESS_LIMIT UINTPTR_MAX
+#endif
+
+/* n elements of esize bytes starting at p end at or below ACTK_ADDRESS_LIMIT. */
 static int span_ok(const void *p, size_t n, size_t esize) {
   if (n > SIZE_MAX / esize) return 0;
-  return (uintptr_t)p <= UINTPTR_MAX - n * esize;
+  uintptr_t a = (uintptr_t)p;
+  return a <= ACTK_ADDRESS_LIMIT && n * esize <= ACTK_ADDRESS_LIMIT - a;
 }
 
 actk_status actk_check_unary(const void *x, const void *y, size_t n, size_t esize) {

@@ -114,10 +114,13 @@ static void test_bad_arguments(void **state) {
   fill_canary(y);
 
   /* n * esize overflows size_t, or the range wraps the address space (the
-   * first n that does, and more): TOO_LARGE, and no memory is touched (a
-   * kernel would fault) */
+   * first n that does, and more), or ends past the highest user address:
+   * TOO_LARGE, and no memory is touched (a kernel would fault) */
   const size_t wraps = (SIZE_MAX - (uintptr_t)edge()) / g_es + 1;
-  const size_t huge[] = {SIZE_MAX, SIZE_MAX / g_es + 1, SIZE_MAX / g_es, wraps};
+  /* and one that fits size_t and does not wrap, but ends past any user address
+   * (it started the call and faulted: issue 26) */
+  const size_t past = sizeof(void *) == 8 ? (size_t)(UINT64_C(1) << 58) / g_es : wraps;
+  const size_t huge[] = {SIZE_MAX, SIZE_MAX / g_es + 1, SIZE_MAX / g_es, wraps, past};
   for (size_t k = 0; k < sizeof huge / sizeof huge[0]; k++) {
     char what[96];
     snprintf(what, sizeof what, "n = %zu", huge[k]);

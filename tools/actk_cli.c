@@ -4,9 +4,12 @@
  *
  *   actk [--quick] [--isa NAME] [--help]
  *
- * Speed: ns per element at n = 65536 on the calling thread, median of
- * interleaved repeats (each ISA and the libm loop take turns, so a noisy
- * neighbour hits them alike). Input x ~ N(0, 3) clipped to [-12, 12] (the
+ * Speed: ns per element at n = 65536 on the calling thread, the fastest of
+ * many calls timed one by one in interleaved repeats (each ISA and the libm
+ * loop take turns, so a noisy neighbour hits them alike; noise only adds
+ * time, so the fastest call is the one a busy machine disturbs least). A
+ * value whose median call is more than 30% slower than its fastest is marked:
+ * the machine was too busy for the figure to mean much. Input x ~ N(0, 3) clipped to [-12, 12] (the
  * 16-bit rows: the same values rounded to the type).
  * Accuracy, against the double references of tools/reference.c: f32, every
  * 4099th float bit pattern (every 65537th with --quick) plus special values:
@@ -127,9 +130,17 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static double median(double *v, int n) {
+/* The fastest of n samples, and whether their median is over NOISY times it. */
+#define NOISY 1.3
+typedef struct {
+  double best;
+  int noisy;
+} timing;
+
+static timing summarize(double *v, int n) {
   qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  double med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  return (timing){v[0], med > NOISY * v[0]};
 }
 
 /* ---- options ---- */
@@ -191,12 +202,14 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
   round_to_types(b, BIAS_WIDTH, b16, bb16);
   const typed_input xin = {x, x16, xb16}, bin = {b, b16, bb16};
   memset(y, 0, n * sizeof *y);
-  const int nimpl = o->n_isas + 1; /* ISAs, then libm */
-  double *t = xmalloc((size_t)nimpl * (size_t)o->repeats * sizeof *t);
-  int ok = 1;
+  const int nimpl = o->n_isas + 1;       /* ISAs, then libm */
+  const int per = o->repeats * o->calls; /* samples per implementation */
+  double *t = xmalloc((size_t)nimpl * (size_t)per * sizeof *t);
+  int ok = 1, any_noisy = 0;
 
-  printf("\nspeed: ns/element at n = %zu, one thread, median of %d interleaved repeats x %d "
-         "calls\n       input x ~ N(0, 3) clipped to [-12, 12]; bias ops use rows of %d\n",
+  printf("\nspeed: ns/element at n = %zu, one thread, the fastest of %d interleaved repeats x %d "
+         "calls\n       timed one by one; input x ~ N(0, 3) clipped to [-12, 12]; bias ops use "
+         "rows of %d\n",
          n, o->repeats, o->calls, BIAS_WIDTH);
   printf("%-" CLI_NAME_W "s", "op");
   for (int a = 0; a < o->n_isas; a++) printf(" %9s %8s", actk_isa_name(o->isas[a]), "vs libm");
@@ -208,8 +221,9 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
     for (int r = 0; r < o->repeats && ok; r++) {
       for (int a = 0; a < nimpl && ok; a++) {
         int is_libm = a == o->n_isas;
+        double *slot = t + a * per + r * o->calls;
         if (is_libm && !op->libm) {
-          t[a * o->repeats + r] = NAN;
+          for (int c = 0; c < o->calls; c++) slot[c] = NAN;
           continue;
         }
         if (!is_libm && !force(o->isas[a])) ok = 0;
@@ -219,14 +233,14 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
           else if (run_op(op, xo, bo, y, n) != ACTK_OK)
             ok = 0;
         }
-        double t0 = now_ns();
         for (int c = 0; c < o->calls && ok; c++) {
+          double t0 = now_ns();
           if (is_libm)
             op->libm(x, b, BIAS_WIDTH, y, n);
           else if (run_op(op, xo, bo, y, n) != ACTK_OK)
             ok = 0;
+          slot[c] = (now_ns() - t0) / (double)n;
         }
-        t[a * o->repeats + r] = (now_ns() - t0) / ((double)o->calls * (double)n);
         if (!is_libm && actk_isa_active() != o->isas[a]) ok = 0;
       }
     }
@@ -234,21 +248,27 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
       printf("%-" CLI_NAME_W "s actk call failed or the isa changed under it\n", op->name);
       break;
     }
-    double libm = op->libm ? median(t + o->n_isas * o->repeats, o->repeats) : NAN;
+    timing libm = op->libm ? summarize(t + o->n_isas * per, per) : (timing){NAN, 0};
     printf("%-" CLI_NAME_W "s", op->name);
     for (int a = 0; a < o->n_isas; a++) {
-      double m = median(t + a * o->repeats, o->repeats);
+      timing m = summarize(t + a * per, per);
+      any_noisy |= m.noisy;
       if (op->libm)
-        printf(" %9.3f %7.1fx", m, libm / m);
+        printf(" %8.3f%c %7.1fx", m.best, m.noisy ? '~' : ' ', libm.best / m.best);
       else
-        printf(" %9.3f %8s", m, "-");
+        printf(" %8.3f%c %8s", m.best, m.noisy ? '~' : ' ', "-");
     }
+    any_noisy |= libm.noisy;
     if (op->libm)
-      printf(" %9.3f\n", libm);
+      printf(" %8.3f%c\n", libm.best, libm.noisy ? '~' : ' ');
     else
       printf(" %9s\n", "-");
     fflush(stdout);
   }
+  if (any_noisy)
+    printf("~ the median call was over %.0f%% slower than the fastest: this machine is busy, and "
+           "the figure may be off (rerun, or see bench/ for a longer comparison)\n",
+           (NOISY - 1) * 100);
   free(t);
   free(x);
   free(y);

@@ -37,10 +37,12 @@ place), any other overlap of out with an input is ACTK_ERR_OVERLAP.
 Finding the library
 -------------------
 1. the path in the environment variable ACTK_LIBRARY;
-2. libactk.so in a build directory of this source tree: build/, then the
-   other build*/ directories, newest first (one that fails to load, e.g. a
-   sanitizer build, is skipped);
-3. ctypes.util.find_library("actk") (an installed library).
+2. libactk.so next to this file (a package copied with its library);
+3. when this package sits in actk's source tree (python/actk), libactk.so in
+   a build directory of that tree: build/, then the other build*/
+   directories, newest first (one that fails to load, e.g. a sanitizer
+   build, is skipped);
+4. ctypes.util.find_library("actk") (an installed library).
 
 Threads
 -------
@@ -157,6 +159,8 @@ class ActkError(RuntimeError):
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _SOURCE_ROOT = os.path.dirname(os.path.dirname(_HERE))
+# (a copy of the package elsewhere has no source tree above it to search)
+_IN_SOURCE_TREE = os.path.exists(os.path.join(_SOURCE_ROOT, "include", "actk.h"))
 
 
 def _candidates():
@@ -164,16 +168,20 @@ def _candidates():
     if env:
         return [env], True
     found = []
-    first = os.path.join(_SOURCE_ROOT, "build", "libactk.so")
-    if os.path.exists(first):
-        found.append(first)
-    others = [
-        p
-        for p in glob.glob(os.path.join(_SOURCE_ROOT, "build*", "libactk.so"))
-        if os.path.abspath(p) != os.path.abspath(first)
-    ]
-    others.sort(key=os.path.getmtime, reverse=True)
-    found += others
+    beside = os.path.join(_HERE, "libactk.so")
+    if os.path.exists(beside):
+        found.append(beside)
+    if _IN_SOURCE_TREE:
+        first = os.path.join(_SOURCE_ROOT, "build", "libactk.so")
+        if os.path.exists(first):
+            found.append(first)
+        others = [
+            p
+            for p in glob.glob(os.path.join(_SOURCE_ROOT, "build*", "libactk.so"))
+            if os.path.abspath(p) != os.path.abspath(first)
+        ]
+        others.sort(key=os.path.getmtime, reverse=True)
+        found += others
     name = ctypes.util.find_library("actk")
     if name:
         found.append(name)
@@ -190,10 +198,18 @@ def _load():
             if explicit:
                 raise ImportError("actk: cannot load ACTK_LIBRARY=%s: %s" % (p, e)) from e
             errors.append("%s: %s" % (p, e))
+    looked = ["ACTK_LIBRARY (not set)", os.path.join(_HERE, "libactk.so")]
+    if _IN_SOURCE_TREE:
+        looked.append(os.path.join(_SOURCE_ROOT, "build*", "libactk.so"))
+    looked.append("the system's library path (ctypes.util.find_library)")
     raise ImportError(
-        "actk: libactk.so not found. Set ACTK_LIBRARY to its path, build it in "
-        "%s/build (cmake -S . -B build && cmake --build build), or install it. "
-        "Tried: %s" % (_SOURCE_ROOT, "; ".join(errors) if errors else "nothing found")
+        "actk: libactk.so not found. Set ACTK_LIBRARY=/path/to/libactk.so, put "
+        "libactk.so next to %s, or install actk (cmake --install). Looked in: %s.%s"
+        % (
+            __file__,
+            ", ".join(looked),
+            " Failed to load: " + "; ".join(errors) if errors else "",
+        )
     )
 
 
