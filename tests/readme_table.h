@@ -17,8 +17,8 @@
 
 typedef struct {
   char op[32];
-  double max;    /* the documented maximum, as printed */
-  float worst_x; /* where it occurs */
+  double max;         /* the documented maximum, as printed */
+  float worst_x;      /* where it occurs */
   double correct_pct; /* the share correctly rounded, percent */
 } readme_row;
 
