@@ -242,8 +242,9 @@ static void test_decisions_f32(void **state) {
     }
     print_message("%-18s f32  %zu inputs decided alike, %zu beyond MPFR at 4096 bits\n", rc->name,
                   compared, skipped);
-    test_check(compared > (fabs(rc->alpha) > 1e20 ? 100 : 300), "%s: only %zu inputs compared",
-               rc->name, compared);
+    /* sanitized builds take every 8th input, not every 2nd: a quarter of the floor */
+    test_check(compared > (fabs(rc->alpha) > 1e20 ? 100 : 300) * 2 / every,
+               "%s: only %zu inputs compared", rc->name, compared);
   }
 }
 
