@@ -12,7 +12,9 @@ int main(void) {
   if (n != ABI_SYMBOL_COUNT) {
     fprintf(stderr,
             "abi/header_check.h checks %d function signatures, abi/actk.symbols lists %d "
-            "symbols: add the new function to ABI_SIG\n",
+            "symbols: an op of src/ops.toml is pinned by python3 tools/gen_ops.py "
+            "(abi/signatures.gen.h); any other new function by an ABI_SIG line in "
+            "abi/header_check.h\n",
             n, ABI_SYMBOL_COUNT);
     return 1;
   }

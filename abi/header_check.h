@@ -102,12 +102,6 @@ ABI_LAYOUT(sizeof(actk_status) == 4 && sizeof(actk_isa) == 4 && sizeof(actk_rope
 
 typedef void (*abi_task_fn)(void *data, size_t i);
 
-/* RoPE, x and y in each type, f32 caches */
-#define ABI_ROPE(type, T, ...)                                                                     \
-  ABI_SIG(actk_rope_##type, actk_status,                                                           \
-          (actk_pool *, const actk_rope_desc *, const T *, const int64_t *, const float *,         \
-           const float *, T *));
-
 static int abi_check_signatures(void) {
   int n = 0;
   ABI_SIG(actk_version, unsigned, (void));
@@ -129,10 +123,9 @@ static int abi_check_signatures(void) {
   ABI_SIG(actk_pool_create_host, actk_status,
           (void (*)(void *, abi_task_fn, size_t, size_t, void *), void *, unsigned, actk_pool **));
 
-  /* every element-wise entry point (generated from src/ops.toml) */
+  /* every element-wise entry point and RoPE's (generated from src/ops.toml) */
 #include "signatures.gen.h"
 
-  ACTK_FOR_EACH_TYPE(ABI_ROPE, )
   ABI_SIG(actk_rope_cache_f32, actk_status, (float *, float *, size_t, size_t, double));
 
   /* The host callback type, as an engine passes it. */

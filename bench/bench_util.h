@@ -16,8 +16,8 @@
  *             slack, line-buffered stdout, the name die() prints),
  *             bench_loadavg, die, xalloc
  *
- * Reads internal headers (plan.h, pool.h, runner.h): link actk_static and add
- * src/ to the include path. */
+ * Reads the internals through bench_internal.h, the one way bench/ does: link
+ * actk_static and add src/ to the include path. */
 #ifndef ACTK_BENCH_UTIL_H
 #define ACTK_BENCH_UTIL_H
 
@@ -26,7 +26,7 @@
 #include <stdio.h>
 
 #include "actk.h"
-#include "plan.h"
+#include "bench_internal.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

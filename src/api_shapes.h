@@ -7,6 +7,7 @@
 #define ACTK_API_SHAPES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "actk.h"
 #include "plan.h"
@@ -20,5 +21,9 @@ actk_status actk_param_call(actk_pool *pool, actk_param_id op, actk_tier tier, a
 actk_status actk_bias_call(actk_pool *pool, actk_bias_id op, actk_tier tier, actk_type type,
                            actk_cost cost, size_t esize, const void *x, const void *bias,
                            size_t width, void *y, size_t n);
+/* RoPE (src/rope.c): x and y of the type, f32 caches */
+actk_status actk_rope_call(actk_pool *pool, actk_type type, size_t esize,
+                           const actk_rope_desc *desc, const void *x, const int64_t *position_ids,
+                           const float *cos_cache, const float *sin_cache, void *y);
 
 #endif

@@ -242,3 +242,15 @@ actk_status actk_bias_gelu_tanh_f16_fast(actk_pool *pool, const actk_f16 *x, con
 actk_status actk_bias_gelu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n) {
   return actk_bias_call(pool, ACTK_BIAS_bias_gelu_tanh, ACTK_TIER_fast, ACTK_TYPE_bf16, ACTK_COST_MEDIUM, sizeof(actk_bf16), x, bias, width, y, n);
 }
+
+actk_status actk_rope_f32(actk_pool *pool, const actk_rope_desc *desc, const float *x, const int64_t *position_ids, const float *cos_cache, const float *sin_cache, float *y) {
+  return actk_rope_call(pool, ACTK_TYPE_f32, sizeof(float), desc, x, position_ids, cos_cache, sin_cache, y);
+}
+
+actk_status actk_rope_f16(actk_pool *pool, const actk_rope_desc *desc, const actk_f16 *x, const int64_t *position_ids, const float *cos_cache, const float *sin_cache, actk_f16 *y) {
+  return actk_rope_call(pool, ACTK_TYPE_f16, sizeof(actk_f16), desc, x, position_ids, cos_cache, sin_cache, y);
+}
+
+actk_status actk_rope_bf16(actk_pool *pool, const actk_rope_desc *desc, const actk_bf16 *x, const int64_t *position_ids, const float *cos_cache, const float *sin_cache, actk_bf16 *y) {
+  return actk_rope_call(pool, ACTK_TYPE_bf16, sizeof(actk_bf16), desc, x, position_ids, cos_cache, sin_cache, y);
+}

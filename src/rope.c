@@ -84,9 +84,9 @@ static void rope_rows(void *p, size_t begin_el, size_t end_el) {
   }
 }
 
-static actk_status rope_call(actk_pool *pool, actk_type type, size_t esize,
-                             const actk_rope_desc *desc, const void *x, const int64_t *position_ids,
-                             const float *cos_cache, const float *sin_cache, void *y) {
+actk_status actk_rope_call(actk_pool *pool, actk_type type, size_t esize,
+                           const actk_rope_desc *desc, const void *x, const int64_t *position_ids,
+                           const float *cos_cache, const float *sin_cache, void *y) {
   if (!desc) return ACTK_ERR_NULL_POINTER;
   actk_rope_desc d;
   actk_rope_desc_init(&d);
@@ -113,17 +113,7 @@ static actk_status rope_call(actk_pool *pool, actk_type type, size_t esize,
   return ACTK_OK;
 }
 
-/* actk_rope_<type> for every element type of the registry */
-/* NOLINTBEGIN(bugprone-macro-parentheses): T is a type name */
-#define ACTK_ROPE_API(type, T, ...)                                                                \
-  actk_status actk_rope_##type(actk_pool *pool, const actk_rope_desc *desc, const T *x,            \
-                               const int64_t *position_ids, const float *cos_cache,                \
-                               const float *sin_cache, T *y) {                                     \
-    return rope_call(pool, ACTK_TYPE_##type, sizeof(T), desc, x, position_ids, cos_cache,          \
-                     sin_cache, y);                                                                \
-  }
-ACTK_FOR_EACH_TYPE(ACTK_ROPE_API, )
-/* NOLINTEND(bugprone-macro-parentheses) */
+/* actk_rope_<type>, one per element type: src/ops.gen.c */
 
 actk_status actk_rope_cache_f32(float *cos_cache, float *sin_cache, size_t max_position,
                                 size_t rotary_dim, double theta) {

@@ -58,69 +58,31 @@ static double bound_of(const actk_op_info *e) {
   return measures_rel(e) ? e->bound_rel : e->bound_ulp;
 }
 
-/* Where the kernels switch interval, path or clamp (in |x|, src/math/OP.h): a
- * wrong switch costs a few floats and a coarse sample steps over them, so
- * the sample holds the BREAK_RUN floats around each, both signs. */
-#define LN2 0.69314718055994531
-#define QUICK_GELU_ALPHA 1.702
+/* Where the kernels switch interval, path or clamp (in |x|, src/ops.toml's
+ * breaks): a wrong switch costs a few floats and a coarse sample steps over
+ * them, so the sample holds the BREAK_RUN floats around each, both signs. */
 #define MAX_BREAKPOINTS 160
 #define BREAK_RUN 512u
 
-/* gelu_tanh's z = 2 sqrt(2/pi) (x + 0.044715 x^3) reaches zabs at this x > 0 */
-static double gelu_tanh_x_at(double zabs) {
-  double lo = 0, hi = 32;
-  for (int i = 0; i < 200; i++) {
-    double mid = 0.5 * (lo + hi);
-    if (2 * 0.79788456080286536 * (mid + 0.044715 * mid * mid * mid) < zabs)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
+/* Every op's breaks (src/ops.toml, through the catalog), each value once. */
 static size_t switch_points(double *b) {
   size_t n = 0;
-  /* erf.h: the index trunc(2a - 2^-8) and the first-interval mask switch
-   * at 0.5 j + 2^-9; the clamp */
-  for (int j = 1; j <= 7; j++) b[n++] = 0.5 * j + 0x1p-9;
-  b[n++] = 4.0;
-  /* gelu.h: interval edges in t = |x|; the 2^n-normal branch; n < -126 per
-   * lane (t^2/2 = 126.5 ln2); the clamp */
-  static const double gelu_edges[] = {0.5, 1, 2, 3, 4, 6, 8, 13, 15};
-  for (size_t i = 0; i < sizeof gelu_edges / sizeof gelu_edges[0]; i++) b[n++] = gelu_edges[i];
-  b[n++] = sqrt(2 * 126.5 * LN2);
-  /* tanh.h: n = floor(2a / ln2) steps at k ln2/2 (k = 2 is the branch at
-   * ln2), up to the clamp 9.1 */
-  for (int k = 1; k <= 26; k++) b[n++] = k * LN2 / 2;
-  b[n++] = 9.1;
-  /* logistic.h, by |z| (z = x for sigmoid and silu, 1.702 x for quick_gelu,
-   * z(x) above for gelu_tanh): the fast form's range -16.25 .. 87; the wide
-   * form's band n >= 24 (|z| = 23.5 ln2); the general form's n1 switch
-   * (|z| = 100.5 ln2) and its clamps (sigmoid 104, swish 193.5, gelu_tanh 150) */
-  static const double zs[] = {16.25, 87.0, 100.5 * LN2, 104.0, 193.5};
-  for (size_t i = 0; i < sizeof zs / sizeof zs[0]; i++) {
-    b[n++] = zs[i];
-    b[n++] = zs[i] / QUICK_GELU_ALPHA;
+  for (size_t e = 0; e < actk_catalog_size; e++) {
+    const actk_op_info *o = &actk_catalog[e];
+    int seen = 0; /* every tier and type of an op shares its function */
+    for (size_t f = 0; f < e && !seen; f++) seen = actk_catalog[f].breaks == o->breaks;
+    if (seen) continue;
+    double v[ACTK_MAX_BREAKS];
+    size_t m = o->breaks(v);
+    for (size_t i = 0; i < m; i++) {
+      size_t d = 0;
+      while (d < n && b[d] != v[i]) d++;
+      if (d == n) {
+        if (n == MAX_BREAKPOINTS) abort();
+        b[n++] = v[i];
+      }
+    }
   }
-  static const double zt[] = {23.5 * LN2, 87.0, 100.5 * LN2, 150.0};
-  for (size_t i = 0; i < sizeof zt / sizeof zt[0]; i++) b[n++] = gelu_tanh_x_at(zt[i]);
-  /* gelu_tanh.h: the clamps of x (gelu_tanh_fast.h: its accurate-kernel
-   * lanes below x = -10 and its clamp at 10) */
-  b[n++] = 10.0;
-  b[n++] = 12.0;
-  /* the fast tier (src/math/OP_fast.h). erf_fast.h: k = round(2a) steps at
-   * (k + 1/2)/2; the clamp ACTK_ERF_FAST_SAT */
-  for (int k = 0; k <= 6; k++) b[n++] = (k + 0.5) / 2;
-  b[n++] = 3.4544;
-  /* tanh_fast.h: n = round(2a / ln2) steps at (j + 1/2) ln2/2; the clamp 9
-   * (gelu_fast.h's clamp too) */
-  for (int j = 0; j <= 25; j++) b[n++] = (j + 0.5) * LN2 / 2;
-  b[n++] = 9.0;
-  /* sigmoid_fast.h, by |z|: the clamp at 24 and swish's accurate lanes below
-   * -24 (its accurate lanes below -87: zs above) */
-  b[n++] = 24.0;
-  b[n++] = 24.0 / QUICK_GELU_ALPHA;
   return n;
 }
 

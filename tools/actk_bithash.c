@@ -31,6 +31,8 @@ typedef struct {
   float alpha; /* swish when unary and bias are NULL */
 } op_t;
 
+/* Written out rather than read from the op table, so that a tree from before
+ * the table builds this same source: a new f32 op needs its row here. */
 static const op_t g_ops[] = {
     {"erf", actk_erf_f32, NULL, 0},
     {"tanh", actk_tanh_f32, NULL, 0},
@@ -74,6 +76,16 @@ int main(int argc, char **argv) {
     }
   }
   if (stride == 0) return 2;
+  if (only_op) { /* a name that matches nothing is an error, not an empty digest */
+    size_t o = 0;
+    while (o < sizeof g_ops / sizeof g_ops[0] && strcmp(only_op, g_ops[o].name)) o++;
+    if (o == sizeof g_ops / sizeof g_ops[0]) {
+      fprintf(stderr, "%s: no op '%s'; the ops:", argv[0], only_op);
+      for (o = 0; o < sizeof g_ops / sizeof g_ops[0]; o++) fprintf(stderr, " %s", g_ops[o].name);
+      fprintf(stderr, "\n");
+      return 2;
+    }
+  }
   float *x = malloc(BLOCK * sizeof *x), *y = malloc(BLOCK * sizeof *y);
   float bias[WIDTH];
   if (!x || !y) return 2;
@@ -85,9 +97,11 @@ int main(int argc, char **argv) {
   bias[9] = -__builtin_inff();
   setvbuf(stdout, NULL, _IOLBF, 0);
   const uint64_t count = ((UINT64_C(1) << 32) + stride - 1) / stride;
+  int isas = 0;
   for (int v = 0; actk_isa_name((actk_isa)v); v++) {
     const char *isa = actk_isa_name((actk_isa)v);
     if (!actk_isa_supported((actk_isa)v) || (only_isa && strcmp(only_isa, isa))) continue;
+    isas++;
     if (actk_isa_force((actk_isa)v) != ACTK_OK) return 1;
     for (size_t o = 0; o < sizeof g_ops / sizeof g_ops[0]; o++) {
       const op_t *op = &g_ops[o];
@@ -112,5 +126,6 @@ int main(int argc, char **argv) {
   }
   free(x);
   free(y);
-  return 0;
+  if (!isas) fprintf(stderr, "%s: no ISA '%s' that this machine runs\n", argv[0], only_isa);
+  return isas ? 0 : 2;
 }

@@ -18,3 +18,15 @@ const actk_op_info *actk_catalog_find(const char *op, const char *tier, const ch
   }
   return NULL;
 }
+
+double actk_gelu_tanh_x_at(double zabs) {
+  double lo = 0, hi = 32; /* z(x) is increasing: bisect */
+  for (int i = 0; i < 200; i++) {
+    double mid = 0.5 * (lo + hi);
+    if (2 * 0.79788456080286536 * (mid + 0.044715 * mid * mid * mid) < zabs)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}

@@ -26,6 +26,13 @@ typedef enum {
 
 typedef struct actk_op_info actk_op_info;
 
+#define ACTK_MAX_BREAKS 64 /* per op (tools/gen_ops.py checks the table) */
+/* for the table's break expressions */
+#define ACTK_LN2 0.69314718055994531
+#define ACTK_QUICK_GELU_ALPHA 1.702
+/* gelu_tanh's z = 2 sqrt(2/pi) (x + 0.044715 x^3) reaches zabs at this x > 0 */
+double actk_gelu_tanh_x_at(double zabs);
+
 struct actk_op_info {
   const char *name;     /* the op: "gelu", "swish", "bias_gelu" */
   const char *function; /* the public name: "actk_gelu_f32" */
@@ -54,6 +61,10 @@ struct actk_op_info {
   /* The exact reference (tools/exact.h) of the same definition: bias ops
    * their activation's, param ops with alpha passed to actk_xval_of. */
   const struct actk_xref *xref;
+  /* Where the op's kernels (both tiers) switch interval, path or clamp, in
+   * |x| (src/ops.toml's breaks; bias ops: their activation's, in the sum):
+   * writes them to b[0 .. ACTK_MAX_BREAKS), returns how many. */
+  size_t (*breaks)(double *b);
   /* bias ops: the unary entry of the same tier and type they apply */
   const char *activation;
   /* param ops: with alpha == unary_alpha the op is the unary op unary_of */

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Lint actk: formatting, cppcheck, clang-tidy. Exits non-zero if any of them
-# finds something; runs all three either way, so one run shows everything.
+# Lint actk: formatting, cppcheck, clang-tidy, and the layering rule of bench/.
+# Exits non-zero if any of them finds something; runs all of them either way,
+# so one run shows everything.
 #
-#   tools/lint.sh [format|cppcheck|tidy]...   # default: all three
+#   tools/lint.sh [format|cppcheck|tidy|layers]...   # default: all four
 #
 # Environment:
 #   ACTK_LINT_BUILD_DIR  where to configure the compile_commands.json build for
@@ -18,7 +19,7 @@ cd -P "$(dirname "${BASH_SOURCE[0]}")/.."
 build_dir=${ACTK_LINT_BUILD_DIR:-build-lint}
 jobs=${ACTK_LINT_JOBS:-2}
 steps=("$@")
-((${#steps[@]})) || steps=(format cppcheck tidy)
+((${#steps[@]})) || steps=(format cppcheck tidy layers)
 
 say() { printf 'lint: %s\n' "$*"; }
 
@@ -123,12 +124,30 @@ lint_tidy() {
   say "tidy: ok (${#files[@]} files)"
 }
 
+# ---- (d) layers: bench/ reaches src/ only through bench/bench_internal.h ---
+# (bench/research/ is exempt: investigation programs)
+lint_layers() {
+  say "layers: bench/ includes of src/ headers outside bench/bench_internal.h"
+  local f h bad=0
+  while IFS= read -r f; do
+    [[ $f == bench/bench_internal.h || $f == bench/research/* ]] && continue
+    while IFS= read -r h; do
+      if [[ -e "src/$h" ]]; then
+        say "  $f includes src/$h: go through bench/bench_internal.h"
+        bad=1
+      fi
+    done < <(sed -nE 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1/p' "$f")
+  done < <(git ls-files 'bench/*.c' 'bench/*.cc' 'bench/*.h')
+  ((bad == 0)) && say "layers: ok"
+  return "$bad"
+}
+
 failed=()
 for s in "${steps[@]}"; do
   case "$s" in
-  format | cppcheck | tidy) "lint_$s" || failed+=("$s") ;;
+  format | cppcheck | tidy | layers) "lint_$s" || failed+=("$s") ;;
   *)
-    say "unknown step '$s' (format, cppcheck, tidy)"
+    say "unknown step '$s' (format, cppcheck, tidy, layers)"
     exit 2
     ;;
   esac
