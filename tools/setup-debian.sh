@@ -35,8 +35,10 @@ fi
 
 missing=()
 for p in "${packages[@]}"; do
-  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-  if [[ "$status" != "installed" ]]; then
+  # one line per installed architecture (a multiarch machine may have the
+  # package for arm64 too: .ci/run aarch64)
+  status=$(dpkg-query -W -f='${db:Status-Status}\n' "$p" 2>/dev/null || true)
+  if ! grep -qx installed <<<"$status"; then
     missing+=("$p")
   fi
 done
@@ -68,8 +70,8 @@ say "running: ${as_root[*]+${as_root[*]} }apt-get install -y --no-install-recomm
 # Check that apt really installed everything it was asked for.
 still=()
 for p in "${missing[@]}"; do
-  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-  [[ "$status" == "installed" ]] || still+=("$p")
+  status=$(dpkg-query -W -f='${db:Status-Status}\n' "$p" 2>/dev/null || true)
+  grep -qx installed <<<"$status" || still+=("$p")
 done
 if ((${#still[@]} != 0)); then
   say "error: still not installed: ${still[*]}" >&2
