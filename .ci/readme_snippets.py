@@ -16,8 +16,8 @@ Every fenced block of README.md is handled by its language, in order:
   sh     with `pkg-config`: each command run as written (app.c is README's
          first C program, <libdir> the installed one), then the program:
          the --static one must not need libactk.so.
-  sh     with tools/setup-debian.sh: the quick start, which is the CI's own
-         test command: skipped here. A block with no language is text.
+  sh     with tools/setup-debian.sh: the quick start and the AArch64 cross
+         test, which CI's gcc and aarch64 stages run: skipped here. A block with no language is text.
 A block of any other kind fails the run, so that a new one gets a rule.
 """
 import argparse
@@ -201,8 +201,9 @@ def main():
                 # a private prefix: README says to set LD_LIBRARY_PATH (or an rpath)
                 run([exe], cwd=d, env=dict(env, LD_LIBRARY_PATH=libdir))
         elif lang == "sh" and "setup-debian.sh" in body:
-            kind = "quick start"
-            say(f"{where(line)}: the quick start: CI's test stage runs it")
+            kind = "setup and test"
+            say(f"{where(line)}: set-up and tests: CI's gcc (README's test command) and "
+                "aarch64 stages run them")
         elif lang == "sh" and "cmake --install" in body:
             kind = "install"
         elif lang == "":

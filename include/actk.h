@@ -55,7 +55,8 @@ typedef struct actk_pool actk_pool;
 typedef enum actk_isa {
   ACTK_ISA_SCALAR = 0, /* portable C, any CPU */
   ACTK_ISA_AVX2 = 1,   /* x86-64 AVX2 + FMA3, OS saves YMM state */
-  ACTK_ISA_AVX512 = 2  /* x86-64 AVX-512 F + DQ, OS saves ZMM state */
+  ACTK_ISA_AVX512 = 2, /* x86-64 AVX-512 F + DQ, OS saves ZMM state */
+  ACTK_ISA_NEON = 3    /* AArch64 Advanced SIMD */
 } actk_isa;
 
 /* ---- library facts ---- */
@@ -68,8 +69,9 @@ ACTK_API const char *actk_version_string(void);
 ACTK_API const char *actk_status_string(actk_status status);
 
 /* ---- instruction-set dispatch ----
- * The best arm is chosen once per process, on first use, from CPUID and XCR0.
- * ACTK_ISA=scalar|avx2|avx512 in the environment forces an arm (ignored, and
+ * The best arm is chosen once per process, on first use, from CPUID and XCR0
+ * (x86) or the kernel's HWCAP (AArch64 Linux).
+ * ACTK_ISA=scalar|avx2|avx512|neon in the environment forces an arm (ignored, and
  * said so by actk_isa_reason(), if the CPU cannot run it). All arms give the
  * same bits for the same input. */
 
@@ -77,7 +79,7 @@ ACTK_API actk_isa actk_isa_active(void);
 /* The arm dispatch picks on its own on this machine: the best one the CPU,
  * the OS and the build support (whatever ACTK_ISA or actk_isa_force chose). */
 ACTK_API actk_isa actk_isa_best(void);
-/* "scalar", "avx2", "avx512"; NULL for a value that is not an actk_isa. */
+/* "scalar", "avx2", "avx512", "neon"; NULL for a value that is not an actk_isa. */
 ACTK_API const char *actk_isa_name(actk_isa isa);
 /* 1 if this CPU and OS can run the arm, else 0. */
 ACTK_API int actk_isa_supported(actk_isa isa);

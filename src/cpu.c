@@ -15,6 +15,14 @@
 #define ACTK_X86 1
 #endif
 
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#define ACTK_ARM64_LINUX 1
+/* the kernel's bits (asm/hwcap.h), named here so no kernel header is needed */
+#define ACTK_HWCAP_ASIMD (1ul << 1)
+#define ACTK_HWCAP2_BF16 (1ul << 14)
+#endif
+
 #ifdef ACTK_HAVE_LIBCPUID
 #include <libcpuid/libcpuid.h>
 #endif
@@ -70,6 +78,12 @@ void actk_cpu_read_raw(actk_cpu *out) {
     out->brand[48] = '\0';
   }
 #endif
+#ifdef ACTK_ARM64_LINUX
+  out->is_arm64 = 1;
+  out->source = "auxv";
+  out->has_asimd = (getauxval(AT_HWCAP) & ACTK_HWCAP_ASIMD) != 0;
+  out->has_bf16 = (getauxval(AT_HWCAP2) & ACTK_HWCAP2_BF16) != 0;
+#endif
 }
 
 uint32_t actk_cpu_features(const actk_cpu *c) {
@@ -85,7 +99,10 @@ uint32_t actk_cpu_features(const actk_cpu *c) {
            {c->os_saves_zmm, ACTK_FEATURE_OS_ZMM},
            {c->has_f16c, ACTK_FEATURE_F16C},
            {c->has_avx512bw, ACTK_FEATURE_AVX512BW},
-           {c->has_avx512vl, ACTK_FEATURE_AVX512VL}};
+           {c->has_avx512vl, ACTK_FEATURE_AVX512VL},
+           {c->is_arm64, ACTK_FEATURE_ARM64},
+           {c->has_asimd, ACTK_FEATURE_ASIMD},
+           {c->has_bf16, ACTK_FEATURE_BF16}};
   uint32_t m = 0;
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
     if (f[i].has) m |= f[i].bit;

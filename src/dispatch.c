@@ -18,6 +18,9 @@ static const actk_impl *const g_impls[] = {
     &actk_impl_avx2,
     &actk_impl_avx512,
 #endif
+#if defined(ACTK_HAVE_ARM_IMPLS)
+    &actk_impl_neon,
+#endif
 };
 #define N_IMPLS (sizeof g_impls / sizeof g_impls[0])
 
@@ -95,10 +98,13 @@ static void choose(void) {
                no, best->facts.name);
     }
   } else {
-    /* the reason names what the next-ranked known set lacks, if any */
+    /* the reason names what the next-ranked known set of this architecture
+     * lacks, if any (ranks compare within an architecture only) */
+    const uint32_t arch = actk_cpu_get()->features & ACTK_FEATURE_ARCH_MASK;
     const actk_isa_facts *next = NULL;
     for (size_t i = 0; i < N_KNOWN; i++)
-      if (g_known[i].rank > best->facts.rank && (!next || g_known[i].rank < next->rank))
+      if ((g_known[i].requires & arch) && g_known[i].rank > best->facts.rank &&
+          (!next || g_known[i].rank < next->rank))
         next = &g_known[i];
     if (next)
       snprintf(g_auto_reason, sizeof g_auto_reason, "auto: %s (%s: %s)", best->facts.name,
@@ -150,6 +156,18 @@ static pthread_once_t g_summary_once = PTHREAD_ONCE_INIT;
 
 static void fill_summary(void) {
   const actk_cpu *c = actk_cpu_get();
+  if (c->is_arm64) {
+    snprintf(g_summary, sizeof g_summary,
+             "aarch64 | %s | asimd=%d bf16=%d | cores=%d logical=%d | via %s",
+             c->brand[0] ? c->brand : "?", c->has_asimd, c->has_bf16, c->physical_cores,
+             c->logical_cpus, c->source);
+    return;
+  }
+  if (!c->is_x86) {
+    snprintf(g_summary, sizeof g_summary, "? | cores=%d logical=%d | via %s", c->physical_cores,
+             c->logical_cpus, c->source);
+    return;
+  }
   snprintf(g_summary, sizeof g_summary,
            "%s | %s | avx2=%d fma=%d f16c=%d avx512f=%d avx512dq=%d avx512bw=%d avx512vl=%d "
            "os-ymm=%d os-zmm=%d | cores=%d logical=%d | via %s",

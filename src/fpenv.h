@@ -20,6 +20,7 @@ typedef unsigned actk_fpcsr; /* the control (and status) register, opaque */
 typedef struct {
   actk_fpcsr saved;
   int changed;
+  unsigned saved_status; /* AArch64: FPSR (x86 keeps its flags in MXCSR) */
 } actk_fpenv;
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -34,23 +35,71 @@ static inline void actk_fpcsr_set(actk_fpcsr c) { _mm_setcsr(c); }
 static inline actk_fpenv actk_fpenv_enter(void) {
   unsigned c = _mm_getcsr();
   unsigned want = (c & ACTK_MXCSR_FTZ_DAZ) | ACTK_MXCSR_DEFAULT;
-  actk_fpenv e = {c, (c & 0xffc0u) != want};
+  actk_fpenv e = {c, (c & 0xffc0u) != want, 0};
   if (e.changed) _mm_setcsr(want | (c & 0x3fu)); /* keep the caller's flags */
   return e;
 }
-#else
-/* Elsewhere the kernels assume the C default environment, which is what
- * threads start with; an aarch64 implementation would read FPCR here. */
-static inline actk_fpcsr actk_fpcsr_get(void) { return 0; }
-static inline void actk_fpcsr_set(actk_fpcsr c) { (void)c; }
-static inline actk_fpenv actk_fpenv_enter(void) {
-  actk_fpenv e = {0, 0};
-  return e;
-}
-#endif
 
 static inline void actk_fpenv_leave(actk_fpenv e) {
   if (e.changed) actk_fpcsr_set(e.saved);
 }
+#elif defined(__aarch64__)
+#include <stdint.h>
+
+/* FPCR's bits a call sets to the IEEE default (0): FEAT_AFP's FIZ, AH and NEP
+ * (bits 0-2), the trap enables IOE..IXE (8-12) and IDE (15), RMode (22-23:
+ * round to nearest), DN (25: NaNs propagate) and AHP (26: IEEE half). FZ
+ * (24), flush-to-zero and denormals-are-zero in one, stays the caller's, as
+ * FTZ/DAZ do on x86; the others (FZ16 ...) are left alone. */
+#define ACTK_FPCR_FORCED 0x06c09f07u
+
+static inline actk_fpcsr actk_fpcsr_get(void) {
+  uint64_t r;
+  __asm__ volatile("mrs %0, fpcr" : "=r"(r));
+  return (actk_fpcsr)r;
+}
+static inline void actk_fpcsr_set(actk_fpcsr c) {
+  uint64_t r = c;
+  __asm__ volatile("msr fpcr, %0" : : "r"(r) : "memory");
+}
+static inline unsigned actk_fpsr_get(void) {
+  uint64_t r;
+  __asm__ volatile("mrs %0, fpsr" : "=r"(r));
+  return (unsigned)r;
+}
+static inline void actk_fpsr_set(unsigned s) {
+  uint64_t r = s;
+  __asm__ volatile("msr fpsr, %0" : : "r"(r) : "memory");
+}
+
+/* Written only when a forced bit is set; then the caller's FPSR (its
+ * cumulative exception flags) comes back with its FPCR, as x86's MXCSR. */
+static inline actk_fpenv actk_fpenv_enter(void) {
+  actk_fpcsr c = actk_fpcsr_get();
+  actk_fpenv e = {c, (c & ACTK_FPCR_FORCED) != 0, 0};
+  if (e.changed) {
+    e.saved_status = actk_fpsr_get();
+    actk_fpcsr_set(c & ~ACTK_FPCR_FORCED);
+  }
+  return e;
+}
+
+static inline void actk_fpenv_leave(actk_fpenv e) {
+  if (e.changed) {
+    actk_fpcsr_set(e.saved);
+    actk_fpsr_set(e.saved_status);
+  }
+}
+#else
+/* Elsewhere the kernels assume the C default environment, which is what
+ * threads start with. */
+static inline actk_fpcsr actk_fpcsr_get(void) { return 0; }
+static inline void actk_fpcsr_set(actk_fpcsr c) { (void)c; }
+static inline actk_fpenv actk_fpenv_enter(void) {
+  actk_fpenv e = {0, 0, 0};
+  return e;
+}
+static inline void actk_fpenv_leave(actk_fpenv e) { (void)e; }
+#endif
 
 #endif

@@ -48,9 +48,11 @@ typedef struct actk_isa_facts {
    ACTK_FEATURE_X86 | ACTK_FEATURE_AVX512F | ACTK_FEATURE_AVX512DQ | ACTK_FEATURE_AVX512BW |       \
    ACTK_FEATURE_AVX512VL | ACTK_FEATURE_FMA | ACTK_FEATURE_F16C | ACTK_FEATURE_OS_YMM |            \
    ACTK_FEATURE_OS_ZMM}
+#define ACTK_FACTS_NEON                                                                            \
+  {ACTK_ISA_NEON, "neon", 1, ACTK_FEATURE_ARM64 | ACTK_FEATURE_ASIMD}
 /* clang-format on */
 #define ACTK_ALL_ISA_FACTS                                                                         \
-  { ACTK_FACTS_SCALAR, ACTK_FACTS_AVX2, ACTK_FACTS_AVX512 }
+  { ACTK_FACTS_SCALAR, ACTK_FACTS_AVX2, ACTK_FACTS_AVX512, ACTK_FACTS_NEON }
 
 typedef struct actk_impl {
   actk_isa_facts facts;
@@ -69,6 +71,9 @@ extern const actk_impl actk_impl_scalar;
 #if defined(ACTK_HAVE_X86_IMPLS)
 extern const actk_impl actk_impl_avx2;
 extern const actk_impl actk_impl_avx512;
+#endif
+#if defined(ACTK_HAVE_ARM_IMPLS)
+extern const actk_impl actk_impl_neon;
 #endif
 
 #endif

@@ -41,7 +41,10 @@
 #define TEST_ASAN 1
 #endif
 #endif
-#if defined(TEST_TSAN) || defined(TEST_ASAN)
+/* Sanitized builds run 3-15x slower, and so does an emulated target
+ * (ACTK_TEST_EMULATED: tests/CMakeLists.txt, under qemu-user): the long
+ * tests take smaller samples then (never fewer kinds of input). */
+#if defined(TEST_TSAN) || defined(TEST_ASAN) || defined(ACTK_TEST_EMULATED)
 #define TEST_SANITIZED 1
 #else
 #define TEST_SANITIZED 0

@@ -1,7 +1,7 @@
 /* One implementation's 16-bit conversions (the vector contract's
  * vf_load/store(_first)_f16/bf16), for tests/test_convert.c: compiled once
  * per implementation with its own target flags and CONVERT_ISA set to its
- * name (scalar, avx2, avx512). Whole vectors, then one masked tail, as the
+ * name (scalar, avx2, avx512, neon). Whole vectors, then one masked tail, as the
  * kernels run them; and the kernels' bf16 store (vf_store_bf16_q). */
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +14,8 @@
 #include "x86/vec_avx512.h"
 #elif defined(CONVERT_ISA_AVX2)
 #include "x86/vec_avx2.h"
+#elif defined(CONVERT_ISA_NEON)
+#include "arm/vec_neon.h"
 #else
 #include "scalar/vec_scalar.h"
 #endif

@@ -42,6 +42,9 @@ CONVERT_DECLARE(avx512)
 CONVERT_DECLARE(avx2_generic)
 CONVERT_DECLARE(avx512_generic)
 #endif
+#ifdef ACTK_TEST_ARM64
+CONVERT_DECLARE(neon)
+#endif
 
 /* include/actk.h's one-value helpers, for arrays */
 static void header_narrow_f16(const float *x, uint16_t *y, size_t n) {
@@ -85,6 +88,13 @@ static const impl g_impls[] = {
      {convert_avx512_generic_narrow_f16, convert_avx512_generic_narrow_bf16,
       convert_avx512_generic_narrow_bf16_q},
      {convert_avx512_generic_widen_f16, convert_avx512_generic_widen_bf16}},
+#endif
+#ifdef ACTK_TEST_ARM64
+    /* the type layer's generic conversions on the NEON core */
+    {"neon",
+     ACTK_ISA_NEON,
+     {convert_neon_narrow_f16, convert_neon_narrow_bf16, convert_neon_narrow_bf16_q},
+     {convert_neon_widen_f16, convert_neon_widen_bf16}},
 #endif
     /* no _q helper: the header's bf16 narrowing is the NaN-tested one */
     {"actk.h helpers",
@@ -221,6 +231,17 @@ int main(int argc, char **argv) {
   _mm_setcsr(csr);
   if (rc) return 1;
   printf("with DAZ and FTZ on: %u mismatches\n", g_failures - before);
+#elif defined(ACTK_TEST_ARM64)
+  /* the same with FPCR.FZ (AArch64's FTZ and DAZ in one bit) */
+  unsigned long long fpcr;
+  __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+  const unsigned before = g_failures;
+  g_daz = 1;
+  __asm__ volatile("msr fpcr, %0" : : "r"(fpcr | (1ull << 24)));
+  const int rc = check_all(all);
+  __asm__ volatile("msr fpcr, %0" : : "r"(fpcr));
+  if (rc) return 1;
+  printf("with FPCR.FZ on: %u mismatches\n", g_failures - before);
 #endif
   for (const impl *m = g_impls; m->name; m++)
     printf("%s: %s\n", m->name, actk_isa_supported(m->isa) ? "checked" : "not supported here");

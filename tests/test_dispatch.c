@@ -140,7 +140,13 @@ static void test_active_and_force(void **state) {
 typedef struct cpu_bits {
   int fma, osxsave, avx, f16c, avx2, avx512f, avx512dq, avx512bw, avx512vl;
   unsigned long long xcr0; /* 0 unless OSXSAVE */
+  int arm64, asimd;        /* AArch64 Linux: the kernel's HWCAP */
 } cpu_bits;
+
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#define TEST_ARM64 1
+#endif
 
 #ifdef TEST_X86
 static cpu_bits read_cpu_bits(void) {
@@ -187,6 +193,10 @@ static int expected_support(actk_isa isa, const cpu_bits *c, char *why, size_t c
              c->fma, c->f16c, c->osxsave, c->avx, c->xcr0, ymm);
     return c->avx2 && c->fma && c->f16c && ymm;
   }
+  case ACTK_ISA_NEON:
+    /* HWCAP_ASIMD, bit 1 of AT_HWCAP (asm/hwcap.h) */
+    snprintf(why, cap, "aarch64=%d hwcap asimd=%d", c->arm64, c->asimd);
+    return c->arm64 && c->asimd;
   case ACTK_ISA_AVX512: {
     /* XCR0 bits 1, 2, 5, 6, 7: SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM state */
     int zmm = c->osxsave && (c->xcr0 & 0xe6u) == 0xe6u;
@@ -213,6 +223,11 @@ static void test_cpu_facts(void **state) {
                 bits.xcr0);
 #else
   print_message("not x86: every x86 isa must be unsupported\n");
+#endif
+#ifdef TEST_ARM64
+  bits.arm64 = 1;
+  bits.asimd = (getauxval(AT_HWCAP) & (1ul << 1)) != 0;
+  print_message("hwcap here: 0x%lx (asimd=%d)\n", getauxval(AT_HWCAP), bits.asimd);
 #endif
   /* every ISA: supported exactly when its rule says so; the best one by the
    * rules (the last supported one in the header's order) is actk_isa_best(),

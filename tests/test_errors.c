@@ -206,8 +206,10 @@ static void test_library_facts(void **state) {
   static const struct {
     actk_isa isa;
     const char *name;
-  } documented[] = {
-      {ACTK_ISA_SCALAR, "scalar"}, {ACTK_ISA_AVX2, "avx2"}, {ACTK_ISA_AVX512, "avx512"}};
+  } documented[] = {{ACTK_ISA_SCALAR, "scalar"},
+                    {ACTK_ISA_AVX2, "avx2"},
+                    {ACTK_ISA_AVX512, "avx512"},
+                    {ACTK_ISA_NEON, "neon"}};
   for (size_t i = 0; i < sizeof documented / sizeof documented[0]; i++) {
     const char *got = actk_isa_name(documented[i].isa);
     test_check(got && strcmp(got, documented[i].name) == 0,

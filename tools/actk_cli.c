@@ -18,7 +18,7 @@
  * error in ULPs of the type and the share correctly rounded (PASS when every
  * result is faithful).
  * Both tables have one column per ISA this machine supports (every ISA the
- * library names, in its order: scalar, avx2, avx512, ...); --isa NAME
+ * library names, in its order: scalar, avx2, avx512, neon, ...); --isa NAME
  * measures that ISA only (`actk --help` lists the names). Exit status: 0, 1
  * if an accuracy check fails, 2 on a usage error or an ISA that cannot run
  * here. */

@@ -4,6 +4,8 @@
 # already installed it runs no apt-get at all.
 #
 #   tools/setup-debian.sh            # as root, or as a user with sudo
+#   tools/setup-debian.sh --aarch64  # only the AArch64 cross build and qemu-user
+#                                    # (.ci/run aarch64; adds dpkg's arm64 architecture)
 #
 # Exits non-zero if anything could not be installed.
 set -euo pipefail
@@ -27,6 +29,19 @@ packages=(
 )
 
 say() { printf 'setup-debian: %s\n' "$*"; }
+
+aarch64=0
+if [[ "${1:-}" == --aarch64 ]]; then
+  aarch64=1
+  # the cross compilers, the emulator, and the target's libraries the tests
+  # and tools link (Debian multiarch; libc6 and libstdc++6 for the emulator's
+  # loader: cmake/aarch64-linux-gnu.cmake)
+  packages=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static libc6:arm64
+    libstdc++6:arm64 libcmocka-dev:arm64 libmpfr-dev:arm64)
+elif (($#)); then
+  say "usage: $0 [--aarch64]" >&2
+  exit 2
+fi
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
   say "error: dpkg-query/apt-get not found; this script is for Debian 12" >&2
@@ -61,6 +76,10 @@ if [[ "$(id -u)" != 0 ]]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
+if ((aarch64)) && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  say "running: ${as_root[*]+${as_root[*]} }dpkg --add-architecture arm64"
+  "${as_root[@]}" dpkg --add-architecture arm64
+fi
 say "running: ${as_root[*]+${as_root[*]} }apt-get update"
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
 say "running: ${as_root[*]+${as_root[*]} }apt-get install -y --no-install-recommends ${missing[*]}"

@@ -121,6 +121,7 @@ class Isa(enum.IntEnum):
     SCALAR = 0
     AVX2 = 1
     AVX512 = 2
+    NEON = 3
 
 
 class Layout(enum.IntEnum):
@@ -352,7 +353,7 @@ def _isa_value(isa):
 
 
 def isa():
-    """The active isa's name: "scalar", "avx2" or "avx512"."""
+    """The active isa's name: "scalar", "avx2", "avx512" or "neon"."""
     return _isa_str(_isa_active())
 
 

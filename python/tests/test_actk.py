@@ -242,7 +242,10 @@ def test_force_isa_errors(restore_isa):
     with pytest.raises(actk.ActkError) as e:
         actk.force_isa(7)
     assert e.value.name == "ACTK_ERR_INVALID_ARGUMENT"
-    for isa in ("scalar", "avx2", "avx512"):
+    # Isa lists exactly the values the library names, by the same names
+    named = {v: actk._isa_str(v) for v in range(32) if actk._isa_str(v) is not None}
+    assert named == {i.value: i.name.lower() for i in actk.Isa}
+    for isa in (i.name.lower() for i in actk.Isa):
         if not actk.isa_supported(isa):
             with pytest.raises(actk.ActkError) as e:
                 actk.force_isa(isa)
