@@ -87,8 +87,9 @@ static inline int readme_accuracy(const char *path, const char *key, readme_row 
   bad:
     if (!strcmp(c[1], "-")) /* tools/gen_ops.py's stub for a new op */
       snprintf(err, err_size,
-               "%s: %s's row under \"%s\" is not measured yet: tools/actk_sweep %s --readme 1 "
-               "(with the table's --tier and --type) prints it",
+               "%s: %s's row under \"%s\" is not measured yet: python3 tools/readme_rows.py "
+               "measures and writes every such row (tools/actk_sweep %s --readme 1, with the "
+               "table's --tier and --type, prints one)",
                path, c[0], marker, c[0]);
     else
       snprintf(err, err_size, "%s: a row under \"%s\" does not parse: %s", path, marker, line);
