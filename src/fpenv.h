@@ -46,12 +46,13 @@ static inline void actk_fpenv_leave(actk_fpenv e) {
 #elif defined(__aarch64__)
 #include <stdint.h>
 
-/* FPCR's bits a call sets to the IEEE default (0): FEAT_AFP's FIZ, AH and NEP
- * (bits 0-2), the trap enables IOE..IXE (8-12) and IDE (15), RMode (22-23:
- * round to nearest), DN (25: NaNs propagate) and AHP (26: IEEE half). FZ
- * (24), flush-to-zero and denormals-are-zero in one, stays the caller's, as
- * FTZ/DAZ do on x86; the others (FZ16 ...) are left alone. */
-#define ACTK_FPCR_FORCED 0x06c09f07u
+/* FPCR's bits a call sets to the IEEE default (0): FEAT_AFP's AH and NEP
+ * (bits 1-2: AH changes NaN and max/min rules), the trap enables IOE..IXE
+ * (8-12) and IDE (15), RMode (22-23: round to nearest), DN (25: NaNs
+ * propagate) and AHP (26: IEEE half). The flush settings stay the caller's,
+ * as FTZ/DAZ do on x86: FZ (24: with AH 0, inputs and results flushed) and
+ * FEAT_AFP's FIZ (0: inputs flushed); the others (FZ16 ...) are left alone. */
+#define ACTK_FPCR_FORCED 0x06c09f06u
 
 static inline actk_fpcsr actk_fpcsr_get(void) {
   uint64_t r;

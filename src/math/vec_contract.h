@@ -111,8 +111,11 @@
  *     not portable, so the math never depends on it (it selects or rebuilds
  *     such results explicitly: ACTK_NAN_PASSTHROUGH below, rope_nan).
  *     vf_fnma's NaN passes through unchanged on x86 while fmaf(-a, b, c)
- *     flips a's sign: ops apply ACTK_NAN_PASSTHROUGH where a NaN can reach
- *     an fnma.
+ *     (and NEON's FMLS) flips a's sign, and vf_fms's NaN c likewise
+ *     (fmaf(a, b, -c)): ops apply ACTK_NAN_PASSTHROUGH where a NaN can reach
+ *     an fnma, and no result takes c's NaN from an fms. On AArch64 an fma
+ *     whose product is inf * 0 gives the default NaN, not a quiet NaN
+ *     addend: no op's math forms one.
  *   - No flush to zero of its own: subnormal inputs and results are IEEE
  *     (the caller's FTZ/DAZ apply, src/fpenv.h).
  *   - Saturation and clamps are written in the math as vf_min/vf_max with
