@@ -6,7 +6,8 @@
  * implementation against the scalar one; tools/actk_sweep --vs-isa over all inputs).
  *
  * An implementation header (src/scalar/vec_scalar.h, src/x86/vec_avx2.h,
- * src/x86/vec_avx512.h) defines, before any src/math/ header is included:
+ * src/x86/vec_avx512.h, src/arm/vec_neon.h) defines, before any src/math/
+ * header is included:
  *
  * Types and width
  *   vf        VLEN float lanes          vi   VLEN int32 lanes
