@@ -51,6 +51,14 @@ void CONTRACT_NAME(_lookup8)(const float t[8], const int32_t *k, float *y, size_
   for (size_t i = 0; i < n; i += VLEN)
     vf_store_f32(y + i, vf_lookup8(t, vf_bits(vf_load_f32((const float *)(const void *)(k + i)))));
 }
+/* a 2^n through both forms, n integer-valued in [-126, 127] */
+void CONTRACT_NAME(_ldexp)(const float *a, const float *n, float *y, float *y_exact, size_t len) {
+  for (size_t i = 0; i < len; i += VLEN) {
+    vf vn = vf_load_f32(n + i), t = vf_add(vn, vf_splat(0x1.8p23f)); /* ACTK_ROUND_MAGIC */
+    vf_store_f32(y + i, vf_ldexp(vf_load_f32(a + i), vn, t));
+    vf_store_f32(y_exact + i, vf_ldexp_exact(vf_load_f32(a + i), vn, t));
+  }
+}
 /* tails: the k first elements of p, the lanes as loaded (VLEN of them in y) */
 void CONTRACT_NAME(_load_first)(const float *p, size_t k, float *y) {
   vf_store_f32(y, vf_load_first_f32(p, k));

@@ -17,6 +17,7 @@
  * first operand's NaN, FMAX's zero), FCVTZS without the fixup (0 for NaN,
  * saturation), a tail that loads a whole vector (SIGSEGV). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@
   void contract_##isa##_select_sign(const float *, const float *, const float *, float *, size_t); \
   void contract_##isa##_all_any(const float *, int *, int *, size_t);                              \
   void contract_##isa##_lookup8(const float *, const int32_t *, float *, size_t);                  \
+  void contract_##isa##_ldexp(const float *, const float *, float *, float *, size_t);             \
   void contract_##isa##_load_first(const float *, size_t, float *);                                \
   void contract_##isa##_store_first(float *, size_t, const float *);                               \
   void contract_##isa##_load_first_u16(const uint16_t *, size_t, int32_t *);                       \
@@ -58,6 +60,7 @@ typedef struct {
   void (*select_sign)(const float *, const float *, const float *, float *, size_t);
   void (*all_any)(const float *, int *, int *, size_t);
   void (*lookup8)(const float *, const int32_t *, float *, size_t);
+  void (*ldexp)(const float *, const float *, float *, float *, size_t);
   void (*load_first)(const float *, size_t, float *);
   void (*store_first)(float *, size_t, const float *);
   void (*load_first_u16)(const uint16_t *, size_t, int32_t *);
@@ -68,8 +71,9 @@ typedef struct {
   {                                                                                                \
 #isa, ISA, contract_##isa##_vlen, contract_##isa##_max, contract_##isa##_min,                  \
         contract_##isa##_trunc, contract_##isa##_select_sign, contract_##isa##_all_any,            \
-        contract_##isa##_lookup8, contract_##isa##_load_first, contract_##isa##_store_first,       \
-        contract_##isa##_load_first_u16, contract_##isa##_store_first_u16                          \
+        contract_##isa##_lookup8, contract_##isa##_ldexp, contract_##isa##_load_first,             \
+        contract_##isa##_store_first, contract_##isa##_load_first_u16,                             \
+        contract_##isa##_store_first_u16                                                           \
   }
 static const impl g_impls[] = {
     CONTRACT_IMPL(scalar, ACTK_ISA_SCALAR),
@@ -172,6 +176,30 @@ static void check_arith(const impl *m) {
           k[i], (double)l[i], k[i] & 7, (double)tab[k[i] & 7]);
 }
 
+/* vf_ldexp: a 2^n rounded once as a multiply by the float 2^n rounds it, the
+ * results that land among the subnormals included; vf_ldexp_exact where a
+ * and a 2^n are normal */
+static void check_ldexp(const impl *m) {
+  static const float as[] = {1.0f,          1.5f,       -1.75f,  0x1.fffffep0f,
+                             0x1.000002p0f, -0x1.7p-3f, 0x1.8p5f};
+  enum { NA = sizeof as / sizeof as[0], NN = 254, LEN = (NA * NN + PAD - 1) / PAD * PAD };
+  static float a[LEN], n[LEN], y[LEN], ye[LEN];
+  for (size_t i = 0; i < LEN; i++) {
+    a[i] = as[i / NN % NA];
+    n[i] = (float)((int)(i % NN) - 126);
+  }
+  m->ldexp(a, n, y, ye, LEN);
+  for (size_t i = 0; i < (size_t)(NA * NN); i++) {
+    const float p2 = ldexpf(1.0f, (int)n[i]), want = a[i] * p2; /* rounded once */
+    CHECK(f2u(y[i]) == f2u(want), "%s vf_ldexp(%a, %d) = %a, the contract %a", m->name,
+          (double)a[i], (int)n[i], (double)y[i], (double)want);
+    const float e = fabsf(want);
+    if (e >= 0x1p-126f && e <= 0x1.fffffep127f)
+      CHECK(f2u(ye[i]) == f2u(want), "%s vf_ldexp_exact(%a, %d) = %a, the contract %a", m->name,
+            (double)a[i], (int)n[i], (double)ye[i], (double)want);
+  }
+}
+
 /* every lane pattern of one vector (VLEN <= 16) */
 static void check_masks(const impl *m, size_t vlen) {
   const size_t patterns = (size_t)1 << vlen;
@@ -256,6 +284,7 @@ int main(void) {
     if (vlen > 16 || PAD % vlen) abort();
     check_arith(m);
     check_masks(m, vlen);
+    check_ldexp(m);
     check_tails(m, vlen);
     printf("%s (%zu lanes): checked\n", m->name, vlen);
   }
