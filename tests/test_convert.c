@@ -44,6 +44,7 @@ CONVERT_DECLARE(avx512_generic)
 #endif
 #ifdef ACTK_TEST_ARM64
 CONVERT_DECLARE(neon)
+CONVERT_DECLARE(neon_generic)
 #endif
 
 /* include/actk.h's one-value helpers, for arrays */
@@ -90,11 +91,16 @@ static const impl g_impls[] = {
      {convert_avx512_generic_widen_f16, convert_avx512_generic_widen_bf16}},
 #endif
 #ifdef ACTK_TEST_ARM64
-    /* the type layer's generic conversions on the NEON core */
     {"neon",
      ACTK_ISA_NEON,
      {convert_neon_narrow_f16, convert_neon_narrow_bf16, convert_neon_narrow_bf16_q},
      {convert_neon_widen_f16, convert_neon_widen_bf16}},
+    /* the type layer's generic conversions on the NEON core */
+    {"neon_generic",
+     ACTK_ISA_NEON,
+     {convert_neon_generic_narrow_f16, convert_neon_generic_narrow_bf16,
+      convert_neon_generic_narrow_bf16_q},
+     {convert_neon_generic_widen_f16, convert_neon_generic_widen_bf16}},
 #endif
     /* no _q helper: the header's bf16 narrowing is the NaN-tested one */
     {"actk.h helpers",

@@ -138,6 +138,34 @@ static inline void vi_store_first_u16(uint16_t *p, size_t k, vi a) {
   memcpy(p, t, k * sizeof *p);
 }
 
+/* The types natively where that is cheaper (math/vec_types.h gives the
+ * semantics; ACTK_GENERIC_TYPES builds its generic ones instead, for
+ * tests/test_convert.c). f16: FCVTL and FCVTN (ARMv8.0), F16C's bits with
+ * FPCR.AHP = 0, DN = 0 and round to nearest, which src/fpenv.h sets;
+ * conversions ignore FZ16, so no half is flushed, and the caller's FZ only
+ * flushes a subnormal f32, which rounds to a signed zero either way. bf16
+ * stays the type layer's integer rounding (BFCVTN is Armv8.6, and flushes
+ * subnormals under the caller's FZ). */
+#ifndef ACTK_GENERIC_TYPES
+#define ACTK_NATIVE_F16 1
+static inline vf vf_load_f16(const uint16_t *p) {
+  return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p)));
+}
+static inline void vf_store_f16(uint16_t *p, vf a) {
+  vst1_u16(p, vreinterpret_u16_f16(vcvt_f16_f32(a)));
+}
+static inline vf vf_load_first_f16(const uint16_t *p, size_t k) {
+  uint16_t t[4] = {0, 0, 0, 0};
+  memcpy(t, p, k * sizeof *p);
+  return vf_load_f16(t);
+}
+static inline void vf_store_first_f16(uint16_t *p, size_t k, vf a) {
+  uint16_t t[4];
+  vf_store_f16(t, a);
+  memcpy(p, t, k * sizeof *p);
+}
+#endif
+
 #include "../math/vec_types.h"
 
 #endif
