@@ -9,8 +9,9 @@
 // -mfma (call them only when simd_baselines_runnable()); baseline_eigen512.cc
 // and baseline_sleef512.cc with -mavx512f -mavx512dq -mavx512vl -mfma (only
 // when avx512_baselines_runnable()); baseline_onednn.cc without target flags
-// (oneDNN dispatches by itself). Each is optional: bench/CMakeLists.txt
-// builds the ones whose library it finds.
+// (oneDNN dispatches by itself); on AArch64, baseline_sleef_advsimd.cc (the
+// "sleef" column there: SLEEF's AdvSIMD functions) without target flags. Each
+// is optional: bench/CMakeLists.txt builds the ones whose library it finds.
 #ifndef ACTK_BENCH_OPS_H
 #define ACTK_BENCH_OPS_H
 

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# bench/aarch64/run.sh: actk's first measured numbers on real AArch64 hardware
+# (issue 22). docs/aarch64-estimates.md holds what llvm-mca predicts; this
+# script measures, on the machine it runs on, what those estimates guess at.
+# Not run by CI (there is no AArch64 runner); qemu timings mean nothing, so
+# run it natively.
+#
+#   bench/aarch64/run.sh [--quick] [--build DIR] [--results DIR]
+#
+# Needs (Debian 12: tools/setup-debian.sh installs them all): cmake 3.20+, gcc
+# and g++ (or CC/CXX), pkg-config, libmpfr-dev (the bench checks outputs against
+# the exact reference), libbenchmark-dev (actk_bench); optional: libsleef-dev
+# (the "sleef" column: SLEEF 3.5 u10 AdvSIMD, bench/baseline_sleef_advsimd.cc),
+# python3 with llvm-objdump and llvm-mca (any version with neoverse-n1/v1, or
+# llvm-*-19) for the estimates of this very build next to the measurements.
+#
+# Steps, each writing RESULTS/<step>.txt (RESULTS defaults to
+# DIR/results/<host>-<date>-<time>/; DIR to build-aarch64-bench/):
+#   build    native Release build of the library, tools and bench (no tests)
+#   machine  lscpu, the CPU's features, compiler, git revision, load
+#   cli      `actk --isa neon`: ns/element at 64 Ki on one thread against the
+#            plain libm loop, both tiers, every type; and the accuracy check
+#   ratio    actk_ratio --isa neon: every f32 op, accurate and fast, against
+#            SLEEF's AdvSIMD functions (where Debian's libsleef-dev has the op:
+#            erf, tanh and exp, the rest built from them), the libm loop and
+#            a memcpy, interleaved, at 64 Ki and 4 Mi elements, one thread
+#   types    actk_ratio --types --isa neon: f16 and bf16 against f32 and the
+#            engine way (widen, f32 kernel, narrow), one thread
+#   gbench   actk_bench, every op x type x tier at 64 Ki (the '/65536/'
+#            filter): actk_neon, actk_scalar, libm, sleef, memcpy
+#   rope     actk_rope_bench on one thread (an own pool of 1), gap 0
+#   hotloop  tools/hotloop.py on this build's objects: llvm-mca's cycles per
+#            element on neoverse-n1/v1 next to the measured ones (skipped
+#            without python3, llvm-objdump and llvm-mca)
+# --quick: fewer repeats, shorter timings (how long either takes on hardware
+# is not known yet). The exit status is non-zero if a step failed; every step
+# runs.
+set -euo pipefail
+
+root=$(cd -P "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build="$root/build-aarch64-bench"
+results=""
+quick=0
+
+usage() {
+  sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+while (($#)); do
+  case "$1" in
+  --quick) quick=1 ;;
+  --build)
+    (($# > 1)) || usage
+    build=$2
+    shift
+    ;;
+  --results)
+    (($# > 1)) || usage
+    results=$2
+    shift
+    ;;
+  *) usage ;;
+  esac
+  shift
+done
+
+say() { printf 'aarch64: %s\n' "$*"; }
+arch=$(uname -m)
+if [[ $arch != aarch64 && $arch != arm64 ]]; then
+  say "error: this is $arch: run this natively on AArch64 (qemu timings mean nothing)" >&2
+  exit 2
+fi
+host=$(hostname 2>/dev/null || echo host)
+[[ -n "$results" ]] || results="$build/results/$host-$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$build" "$results"
+results=$(cd -P "$results" && pwd)
+failed=()
+
+# step NAME CMD...: run, show, keep what it printed
+step() {
+  local name=$1 t rc=0
+  shift
+  t=$(date +%s)
+  say "---- $name: $* ----"
+  "$@" 2>&1 | tee "$results/$name.txt" || rc=$?
+  if ((rc != 0)); then
+    failed+=("$name (exit $rc)")
+    say "$name FAILED (exit $rc)"
+  fi
+  say "$name: $(($(date +%s) - t)) s"
+}
+
+# ---- build --------------------------------------------------------------------
+jobs=$(nproc 2>/dev/null || echo 2)
+say "building into $build (-j$jobs); log: $results/build.txt"
+if ! {
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DACTK_BUILD_TESTS=OFF \
+    -DACTK_BUILD_TOOLS=ON -DACTK_BUILD_BENCH=ON &&
+    cmake --build "$build" -j"$jobs"
+} >"$results/build.txt" 2>&1; then
+  tail -30 "$results/build.txt" >&2
+  say "error: the build failed (see $results/build.txt)" >&2
+  exit 1
+fi
+grep -q 'SLEEF AdvSIMD baseline' "$results/build.txt" && sleef=yes || sleef="no (libsleef-dev adds it)"
+say "built; SLEEF column: $sleef"
+
+# ---- the machine --------------------------------------------------------------
+{
+  echo "host: $host"
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "kernel: $(uname -srm)"
+  echo "load average: $(cat /proc/loadavg 2>/dev/null || echo ?)"
+  echo "compiler: $(${CC:-cc} --version 2>/dev/null | head -1 || echo ?)"
+  echo "git: $(git -C "$root" describe --always --dirty 2>/dev/null || echo ?)"
+  echo "sleef: $sleef"
+  lscpu 2>/dev/null || true
+  echo "features: $(grep -m1 -i '^Features' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
+  # the clock, for cycles per element: the cpufreq limits where the kernel has them
+  for f in cpuinfo_max_freq scaling_max_freq scaling_cur_freq scaling_governor; do
+    p=/sys/devices/system/cpu/cpu0/cpufreq/$f
+    [[ -r $p ]] && echo "cpu0 $f: $(cat "$p")"
+  done
+} >"$results/machine.txt" 2>&1
+say "machine: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
+
+bin="$build"
+if ((quick)); then
+  cli=(--quick)
+  ratio=(--quick)
+  gb=(--benchmark_min_time=0.05)
+  rope=(--quick)
+else
+  cli=()
+  ratio=()
+  gb=(--benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true)
+  rope=()
+fi
+
+step cli "$bin/tools/actk" --isa neon "${cli[@]}"
+step ratio "$bin/bench/actk_ratio" --isa neon "${ratio[@]}"
+step types "$bin/bench/actk_ratio" --types --isa neon "${ratio[@]}"
+if [[ -x "$bin/bench/actk_bench" ]]; then
+  step gbench "$bin/bench/actk_bench" --benchmark_filter='/65536/' "${gb[@]}"
+else
+  say "gbench: skipped (actk_bench not built: libbenchmark-dev adds it)"
+fi
+step rope env ACTK_ISA=neon "$bin/bench/actk_rope_bench" --threads 1 --gaps 0 "${rope[@]}"
+
+# ---- the estimates of this build, beside the measurements ----------------------
+tool() { # the first of the names given that is on PATH
+  local n
+  for n in "$@"; do
+    command -v "$n" >/dev/null 2>&1 && {
+      echo "$n"
+      return
+    }
+  done
+}
+objdump=$(tool llvm-objdump-19 llvm-objdump)
+mca=$(tool llvm-mca-19 llvm-mca)
+if command -v python3 >/dev/null 2>&1 && [[ -n $objdump && -n $mca ]]; then
+  step hotloop python3 "$root/tools/hotloop.py" "$build" --objdump "$objdump" --mca "$mca"
+else
+  say "hotloop: skipped (needs python3, llvm-objdump and llvm-mca)"
+fi
+
+say "results: $results"
+if ((${#failed[@]})); then
+  say "failed: ${failed[*]}"
+  exit 1
+fi
