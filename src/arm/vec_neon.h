@@ -90,8 +90,16 @@ static inline vi vf_to_vi_trunc(vf a) {
 /* t[k & 7]: the byte indices 4 (k & 7) + 0..3 of each lane into the 32-byte
  * table */
 static inline vf vf_lookup8(const float t[8], vi k) {
-  /* loaded as floats, so each lane's bytes are in register order (big-endian too) */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  /* one LD1 of two registers straight into TBL's pair: gcc 12 kept neither a
+   * table built from two float loads (it reloaded each constant with an ADRP
+   * and an LDR every iteration) nor the pair of a float LD1 (a MOV per
+   * register); memory order is lane order here */
+  uint8x16x2_t tab = vld1q_u8_x2((const uint8_t *)(const void *)t);
+#else
+  /* loaded as floats, so each lane's bytes are in register order */
   uint8x16x2_t tab = {{vreinterpretq_u8_f32(vld1q_f32(t)), vreinterpretq_u8_f32(vld1q_f32(t + 4))}};
+#endif
   uint32x4_t w = vshlq_n_u32(vandq_u32(vreinterpretq_u32_s32(k), vdupq_n_u32(7)), 2);
   w = vaddq_u32(vmulq_n_u32(w, 0x01010101u), vdupq_n_u32(0x03020100u));
   return vreinterpretq_f32_u8(vqtbl2q_u8(tab, vreinterpretq_u8_u32(w)));
