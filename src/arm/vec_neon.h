@@ -87,6 +87,23 @@ static inline vi vf_to_vi_trunc(vf a) {
 #define vi_sll(a, imm) vshlq_n_s32((a), (imm))
 #define vi_srl(a, imm) vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(a), (imm)))
 #define vi_sra(a, imm) vshrq_n_s32((a), (imm))
+/* RoPE's interleaved style, a vector of pairs at a time: REV64 swaps the two
+ * floats of each 64-bit half; the sign mask is bit 31 of each 64-bit lane,
+ * the even float (lane order is register order on either endianness). */
+#define ACTK_ROPE_PAIRS 1
+static inline vf vf_swap_pairs(vf a) { return vrev64q_f32(a); }
+static inline vf vf_even_sign(void) { return vreinterpretq_f32_u64(vdupq_n_u64(0x80000000u)); }
+static inline vf vf_load_dup_first(const float *p, size_t k) {
+  float32x2_t h;
+  if (k == 2) {
+    h = vld1_f32(p);
+  } else { /* k = 1: nothing past p[0] read */
+    h = vset_lane_f32(k ? p[0] : 0.0f, vdup_n_f32(0.0f), 0);
+  }
+  vf v = vcombine_f32(h, vdup_n_f32(0.0f));
+  return vzip1q_f32(v, v); /* p0 p0 p1 p1 */
+}
+
 /* t[k & 7]: the byte indices 4 (k & 7) + 0..3 of each lane into the 32-byte
  * table */
 static inline vf vf_lookup8(const float t[8], vi k) {
