@@ -132,7 +132,11 @@ ACTK_API unsigned actk_pool_threads(const actk_pool *pool);
 /* The embedding engine's parallel-for (the shape of ONNX Runtime's
  * KernelContext_ParallelFor): run fn(data, i) for every i in [0, total),
  * on any threads, in any order, batched as it likes (num_batch is a hint),
- * and return when all are done. */
+ * and return when all are done. actk relies on the ordering any thread pool
+ * gives: what the caller wrote before the call is visible to every fn, and
+ * what every fn wrote is visible to the caller once it returns (a mutex, a
+ * join, or release/acquire; on AArch64 a relaxed completion counter is not
+ * enough). */
 typedef void (*actk_parallel_for_fn)(void *host, void (*fn)(void *data, size_t i), size_t total,
                                      size_t num_batch, void *data);
 /* A pool that runs actk's chunks on the engine's threads instead of its own:

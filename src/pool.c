@@ -12,7 +12,11 @@
  * spin_us, pausing 1, 2, 4 .. spin_backoff_max times between checks, then
  * park on a futex of that epoch: sleepers is raised before the last check, so
  * a dispatcher that bumps the epoch either sees the sleeper and wakes it, or
- * the sleeper sees the new epoch and does not sleep. */
+ * the sleeper sees the new epoch and does not sleep.
+ *
+ * What each atomic orders, and which orders could or could not be weaker
+ * (x86 hides most of it; AArch64 and the C11 model do not):
+ * docs/pool-memory-order.md. */
 #define _GNU_SOURCE
 #include "pool.h"
 
@@ -287,6 +291,10 @@ static void *worker_main(void *p) {
     if (job) {
       if (job->fpcsr != csr) actk_fpcsr_set(csr = job->fpcsr);
       run_tasks(job);
+      /* release: the caller's acquire load of 0 ends the job's frame, so
+       * this thread's reads of it (job->n in run_tasks) and its task results
+       * must come first. Relaxed: TSan reports the next call's frame racing
+       * with the read of job->n. */
       atomic_fetch_sub_explicit(&job->refs, 1, memory_order_release);
       continue;
     }
