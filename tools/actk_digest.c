@@ -104,7 +104,10 @@ static int digest_rope(int type, const char *isa) {
   int64_t pos[R_B * R_S];
   for (int i = 0; i < R_B * R_S; i++) pos[i] = (i * 37) % R_MAXPOS;
   const size_t esize = type == 0 ? 4 : 2;
-  unsigned char x[R_N * 4], y[R_N * 4];
+  static float xf[R_N], yf[R_N];
+  static uint16_t xh[R_N], yh[R_N];
+  void *x = type == 0 ? (void *)xf : (void *)xh;
+  const void *y = type == 0 ? (const void *)yf : (const void *)yh;
   uint64_t h = 0xcbf29ce484222325ull, inputs = 0;
   for (uint32_t round = 0; round < 64; round++) {
     for (size_t k = 0; k < R_N; k++) { /* every class: a spread of patterns */
@@ -120,11 +123,11 @@ static int digest_rope(int type, const char *isa) {
         d.layout = (actk_rope_layout)layout, d.style = (actk_rope_style)style;
         actk_status s;
         if (type == 0)
-          s = actk_rope_f32(NULL, &d, (const float *)x, pos, cosc, sinc, (float *)y);
+          s = actk_rope_f32(NULL, &d, xf, pos, cosc, sinc, yf);
         else if (type == 1)
-          s = actk_rope_f16(NULL, &d, (const actk_f16 *)x, pos, cosc, sinc, (actk_f16 *)y);
+          s = actk_rope_f16(NULL, &d, xh, pos, cosc, sinc, yh);
         else
-          s = actk_rope_bf16(NULL, &d, (const actk_bf16 *)x, pos, cosc, sinc, (actk_bf16 *)y);
+          s = actk_rope_bf16(NULL, &d, xh, pos, cosc, sinc, yh);
         if (s != ACTK_OK) {
           fprintf(stderr, "%s on %s: call failed\n", names[type], isa);
           return 1;
