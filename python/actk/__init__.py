@@ -48,7 +48,8 @@ Threads
 -------
 pool=None (the default) runs on the calling thread: actk starts no thread.
 Pool(...) creates an own pool (a context manager; close() joins its threads),
-default_pool() is the library's process-wide pool. Results are bit-identical
+default_pool() is the library's process-wide pool (close() and with are
+no-ops on it: it lives as long as the process). Results are bit-identical
 whatever pool is used. ctypes releases the GIL during a call, so several
 Python threads can run actk calls at once (also on one pool).
 """
@@ -464,14 +465,15 @@ class Pool:
 
     def close(self):
         """Join the workers and free the pool (a no-op for default_pool())."""
+        if not self._owned:
+            return  # the library's pool: never ours to free, stays usable
         with self._lock:
             if self._handle is None:
                 return
             if self._busy:
                 raise RuntimeError("actk.Pool.close: a call is using the pool")
             handle, self._handle = self._handle, None
-        if self._owned:
-            _pool_destroy(handle)
+        _pool_destroy(handle)
 
     def __enter__(self):
         self._live()
@@ -499,7 +501,9 @@ _default_lock = threading.Lock()
 
 def default_pool():
     """The library's process-wide pool (actk_pool_default), created on first
-    use; never closed by Python. Raises ActkError if it could not be made."""
+    use; never closed by Python: close() and leaving a with block are no-ops
+    on it, so it stays usable for the rest of the process. Raises ActkError
+    if it could not be made."""
     global _default_pool
     with _default_lock:
         if _default_pool is None:

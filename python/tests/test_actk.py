@@ -416,7 +416,8 @@ def test_pool_object():
     assert q.closed
     d = actk.default_pool()
     assert d is actk.default_pool()
-    d.close()  # not ours to destroy: only the wrapper closes
+    d.close()  # not ours to destroy: a no-op
+    assert not d.closed and d.threads >= 1
     with pytest.raises(TypeError, match="threads"):
         actk.Pool(threads=1.5)
     with pytest.raises(ValueError, match="threads"):
@@ -444,6 +445,24 @@ def test_threads_share_a_pool(big):
         for t in ts:
             t.join()
     assert not errors
+
+
+def test_default_pool_survives_with_and_close():
+    # close() and leaving a with block are no-ops for default_pool(): the
+    # module hands out one wrapper, which must stay usable for the process
+    with actk.default_pool() as p:
+        want = fbits(actk.gelu(X[:100]))
+        assert np.array_equal(fbits(actk.gelu(X[:100], pool=p)), want)
+    assert not p.closed
+    p.close()
+    p.close()
+    d = actk.default_pool()
+    assert d is p and not d.closed
+    assert d.threads >= 1 and "default" in repr(d)
+    assert np.array_equal(fbits(actk.gelu(X[:100], pool=d)), want)
+    with d:
+        pass
+    assert np.array_equal(fbits(actk.gelu(X[:100], pool=actk.default_pool())), want)
 
 
 # ---- bad input ------------------------------------------------------------------
