@@ -441,8 +441,14 @@ class Pool:
 
     @property
     def threads(self):
-        """Threads a call may use, the caller included."""
-        return int(_pool_threads(self._live()))
+        """Threads a call may use, the caller included. Raises ValueError if
+        the pool is closed; holds the pool as an op does, so a close() from
+        another thread meanwhile is refused, never frees it under the call."""
+        handle = self._enter_call()
+        try:
+            return int(_pool_threads(handle))
+        finally:
+            self._leave_call()
 
     @property
     def closed(self):
@@ -489,10 +495,12 @@ class Pool:
             pass
 
     def __repr__(self):
-        if self._handle is None:
+        try:
+            n = self.threads  # guarded: see threads
+        except ValueError:
             return "<actk.Pool closed>"
         kind = "own" if self._owned else "default"
-        return "<actk.Pool %s, %d threads>" % (kind, self.threads)
+        return "<actk.Pool %s, %d threads>" % (kind, n)
 
 
 _default_pool = None

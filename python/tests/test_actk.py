@@ -465,6 +465,101 @@ def test_default_pool_survives_with_and_close():
     assert np.array_equal(fbits(actk.gelu(X[:100], pool=actk.default_pool())), want)
 
 
+def test_pool_threads_and_repr_hold_the_pool(monkeypatch):
+    # A close() from another thread landing between the handle's lookup and
+    # actk_pool_threads must be refused (RuntimeError), never free the pool
+    # that call is about to use. The C function is wrapped to run that
+    # close() right there, in another thread, and to see what it was given.
+    real_threads, real_destroy = actk._pool_threads, actk._pool_destroy
+    destroyed, outcomes = set(), []
+
+    def destroy(h):
+        destroyed.add(h)
+        real_destroy(h)
+
+    def threads_with_a_close_in_between(h):
+        def try_close():
+            try:
+                p.close()
+                outcomes.append("closed")
+            except RuntimeError as e:
+                outcomes.append(str(e))
+
+        t = threading.Thread(target=try_close)
+        t.start()
+        t.join()
+        if h in destroyed:
+            return 0xDEAD  # the real call would read a freed pool
+        return real_threads(h)
+
+    monkeypatch.setattr(actk, "_pool_destroy", destroy)
+    monkeypatch.setattr(actk, "_pool_threads", threads_with_a_close_in_between)
+    for read in (lambda q: q.threads, repr):
+        p = actk.Pool(threads=2, spin_us=0)
+        outcomes.clear()
+        destroyed.clear()  # (a new pool may reuse a freed one's address)
+        got = read(p)
+        assert outcomes == ["actk.Pool.close: a call is using the pool"], outcomes
+        assert got != 0xDEAD and "57005" not in str(got), got
+        assert not p.closed
+        monkeypatch.setattr(actk, "_pool_threads", real_threads)
+        p.close()
+        assert p.closed
+        monkeypatch.setattr(actk, "_pool_threads", threads_with_a_close_in_between)
+
+
+def test_close_racing_threads_and_repr():
+    # real threads: readers call .threads and repr() back to back while one
+    # thread closes; each read returns a value or raises the documented
+    # ValueError, and close() either succeeds or is refused with RuntimeError
+    # (readers stop after a bounded number of reads: back-to-back calls can
+    # keep a close() refused that long, as Pool.close says)
+    for _ in range(10):
+        p = actk.Pool(threads=2, spin_us=0)
+        n = p.threads
+        bad, stop = [], threading.Event()
+
+        def reader():
+            for _ in range(2000):
+                if stop.is_set():
+                    break
+                try:
+                    if p.threads != n:
+                        bad.append("threads changed")
+                    r = repr(p)
+                    if r not in ("<actk.Pool own, %d threads>" % n, "<actk.Pool closed>"):
+                        bad.append(r)
+                except ValueError as e:
+                    if "closed" not in str(e):
+                        bad.append(repr(e))
+                    break
+                except Exception as e:  # pragma: no cover - reported below
+                    bad.append(repr(e))
+                    break
+
+        def closer():
+            while True:
+                try:
+                    p.close()
+                    break
+                except RuntimeError as e:
+                    if "using the pool" not in str(e):
+                        bad.append(repr(e))
+                        break
+            stop.set()
+
+        ts = [threading.Thread(target=reader) for _ in range(3)]
+        ts.append(threading.Thread(target=closer))
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join(timeout=60)
+        stop.set()
+        assert not any(t.is_alive() for t in ts)
+        assert not bad, bad[:5]
+        assert p.closed
+
+
 # ---- bad input ------------------------------------------------------------------
 
 
