@@ -26,6 +26,11 @@ got float64: pass np.asarray(x, dtype=np.float32)". A copy is then an
 explicit line in your code (np.ascontiguousarray(x, dtype=np.float32)), never
 a hidden cost or a write into a temporary that silently goes nowhere.
 
+Numeric parameters take numbers only: alpha and theta a real number (int,
+float, numpy integer or floating scalar), the sizes, start and Pool's counts
+an int or numpy integer; a str, bytes, bool, None, list or 0-d array is a
+TypeError naming the parameter. fast= and pin= take True or False.
+
 Errors from the library
 -----------------------
 Every actk call returns a status; anything but ACTK_OK raises ActkError,
@@ -58,6 +63,7 @@ import ctypes
 import ctypes.util
 import enum
 import glob
+import numbers
 import os
 import threading
 
@@ -313,12 +319,50 @@ def _check(status, function):
         raise ActkError(status, function)
 
 
+# ---- numeric parameters -----------------------------------------------------
+# A numeric parameter takes numbers only: never a str or bytes that float() or
+# int() would parse, never None, never a bool (a flag is not a count or a
+# scale), never a 0-d array or a list. Reals: int, float, numpy integer and
+# floating scalars (any numbers.Real); ints: int and numpy integer scalars.
+
+_SIZE_MAX = 2**64 - 1
+
+
+def _real_arg(value, name):
+    if type(value) is float:
+        return value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(
+            "%s must be a real number (int, float or a numpy integer/floating scalar), "
+            "got %r" % (name, value)
+        )
+    return float(value)
+
+
+def _int_arg(value, name, lo=0, hi=_SIZE_MAX):
+    if type(value) is not int:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(
+                "%s must be an int (or a numpy integer scalar), got %r" % (name, value)
+            )
+        value = int(value)
+    if not lo <= value <= hi:
+        raise ValueError("%s must be in [%d, %d], got %d" % (name, lo, hi, value))
+    return value
+
+
+def _bool_arg(value, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError("%s must be True or False, got %r" % (name, value))
+    return bool(value)
+
+
 # ---- library facts ----------------------------------------------------------
 
 
 def status_string(status):
     """actk_status_string: the library's English text for a status code."""
-    return _status_string(int(status)).decode()
+    return _status_string(_int_arg(status, "status", -(2**31), 2**31 - 1)).decode()
 
 
 def version():
@@ -350,7 +394,9 @@ def _isa_value(isa):
             raise ValueError(
                 "unknown isa %r (isas: %s)" % (isa, ", ".join(i.name.lower() for i in Isa))
             ) from None
-    return int(isa)
+    if isinstance(isa, bool) or not isinstance(isa, (int, np.integer)):
+        raise TypeError("isa must be a name (str), an actk.Isa or an int, got %r" % (isa,))
+    return _int_arg(isa, "isa", -(2**31), 2**31 - 1)
 
 
 def isa():
@@ -402,7 +448,8 @@ class Pool:
     Pool(threads=0, spin_us=1000, spin_backoff_max=1, pin=False): threads is
     the total, the calling thread included (0: one per physical core the
     process may run on); after a job workers spin spin_us microseconds, then
-    sleep. Use as a context manager, or call close() (also run when the object
+    sleep. threads, spin_us and spin_backoff_max are ints in [0, 2^32) (int
+    or a numpy integer, not a bool); pin is True or False. Use as a context manager, or call close() (also run when the object
     is collected). close() while a call is using the pool raises RuntimeError.
     """
 
@@ -410,19 +457,10 @@ class Pool:
         # actk_pool_config_init is inline in the header (it records the
         # caller's struct size): the same, here
         cfg = _PoolConfig(ctypes.sizeof(_PoolConfig), 0, 1000, 1, 0)
-        for name, value in (
-            ("threads", threads),
-            ("spin_us", spin_us),
-            ("spin_backoff_max", spin_backoff_max),
-        ):
-            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
-                raise TypeError("Pool: %s must be an int, got %r" % (name, value))
-            if not 0 <= value <= 0xFFFFFFFF:
-                raise ValueError("Pool: %s must be in [0, 2^32), got %d" % (name, value))
-        cfg.threads = threads
-        cfg.spin_us = spin_us
-        cfg.spin_backoff_max = spin_backoff_max
-        cfg.pin = 1 if pin else 0
+        cfg.threads = _int_arg(threads, "Pool: threads", 0, 0xFFFFFFFF)
+        cfg.spin_us = _int_arg(spin_us, "Pool: spin_us", 0, 0xFFFFFFFF)
+        cfg.spin_backoff_max = _int_arg(spin_backoff_max, "Pool: spin_backoff_max", 0, 0xFFFFFFFF)
+        cfg.pin = 1 if _bool_arg(pin, "Pool: pin") else 0
         handle = _vp()
         _check(_pool_create(ctypes.byref(cfg), ctypes.byref(handle)), "actk_pool_create")
         self._handle = handle.value
@@ -647,9 +685,7 @@ def _out_for(x, out, t="f32"):
 
 
 def _tier(fast):
-    if not isinstance(fast, (bool, np.bool_)):
-        raise TypeError("fast must be True or False, got %r" % (fast,))
-    return "fast" if fast else "accurate"
+    return "fast" if _bool_arg(fast, "fast") else "accurate"
 
 
 # ---- ops ----------------------------------------------------------------------
@@ -686,15 +722,18 @@ for _op, _doc in UNARY_OPS.items():
 
 
 def swish(x, alpha=1.0, out=None, pool=None, fast=False, dtype=None):
-    """x * sigmoid(alpha x) (actk_swish_<type>[_fast]). alpha is rounded to a
-    C float first (the library takes a float). Otherwise as gelu()."""
+    """x * sigmoid(alpha x) (actk_swish_<type>[_fast]). alpha: a real number
+    (int, float, a numpy integer or floating scalar; a str, bool or None is a
+    TypeError), rounded to a C float first (the library takes a float).
+    Otherwise as gelu()."""
+    alpha = _real_arg(alpha, "alpha")
     t = _type_of(x, dtype)
     _typed(x, "x", t, x)
     tier = _tier(fast)
     y = _out_for(x, out, t)
     with _PoolUse(pool) as h:
         _check(
-            _C["swish", t, tier](h, _ptr(x), _ptr(y), x.size, float(alpha)),
+            _C["swish", t, tier](h, _ptr(x), _ptr(y), x.size, alpha),
             _c_name("swish", t, tier),
         )
     return y
@@ -769,8 +808,9 @@ def rope(
     makes them). positions: None (token s of every batch is at start + s) or
     an int64 [batch, seq] array. style: "split_half" (pairs j, j + rotary_dim/2)
     or "interleaved" (pairs 2j, 2j+1). rotary_dim: even, <= head_size, 0 means
-    head_size; channels past it are copied. out: None, x (in place) or a
-    float32 array of x's shape. A position outside [0, max_position) is
+    head_size; channels past it are copied. start, rotary_dim, heads: ints (int
+    or a numpy integer; a str, float, bool is a TypeError). out: None, x (in
+    place) or an array of x's shape and type. A position outside [0, max_position) is
     ActkError ACTK_ERR_OUT_OF_RANGE and nothing is written.
     """
     t = _type_of(x, dtype)
@@ -779,6 +819,10 @@ def rope(
     _array(sin, "sin")
     lay = _enum(layout, Layout, "layout")
     sty = _enum(style, Style, "style")
+    start = _int_arg(start, "start", -(2**63), 2**63 - 1)
+    rotary_dim = _int_arg(rotary_dim, "rotary_dim")
+    if heads is not None:
+        heads = _int_arg(heads, "heads", 1)
     if x.ndim == 4:
         if heads is not None and heads != x.shape[2 if lay == Layout.BSHD else 1]:
             raise ValueError("heads=%r does not match x's shape %s" % (heads, x.shape))
@@ -788,8 +832,8 @@ def rope(
             b, s, h, d = x.shape
     elif x.ndim == 3 and lay == Layout.BSHD and heads is not None:
         b, s, hd = x.shape
-        h = int(heads)
-        if h <= 0 or hd % h:
+        h = heads
+        if hd % h:
             raise ValueError("x's last dimension %d is not a multiple of heads=%r" % (hd, heads))
         d = hd // h
     else:
@@ -803,7 +847,7 @@ def rope(
             "cos and sin must both be [max_position, rotary_dim/2]; got %s and %s"
             % (cos.shape, sin.shape)
         )
-    rd = int(rotary_dim) if rotary_dim else d
+    rd = rotary_dim if rotary_dim else d
     if rd % 2 == 0 and rd <= d and cos.shape[1] != rd // 2:
         raise ValueError(
             "cos/sin have %d columns, rotary_dim %d needs %d" % (cos.shape[1], rd, rd // 2)
@@ -818,13 +862,10 @@ def rope(
     desc = _RopeDesc()  # as the header's inline actk_rope_desc_init: zeros, then
     desc.struct_size = ctypes.sizeof(_RopeDesc)
     desc.batch, desc.seq_len, desc.heads, desc.head_size = b, s, h, d
-    desc.rotary_dim = int(rotary_dim)
+    desc.rotary_dim = rotary_dim
     desc.layout = lay
     desc.style = sty
     desc.max_position = cos.shape[0]
-    start = int(start)
-    if not -(2**63) <= start < 2**63:
-        raise ValueError("start must fit in int64, got %d" % start)
     desc.position_start = start
     with _PoolUse(pool) as ph:
         st = _ROPE[t](
@@ -843,16 +884,21 @@ def rope(
 def rope_cache(max_position, rotary_dim, theta=10000.0, cos_out=None, sin_out=None):
     """cos and sin caches [max_position, rotary_dim / 2] for angles
     p * theta^(-2j / rotary_dim), computed in double and rounded once
-    (actk_rope_cache_f32; theta 0 means 10000). Returns (cos, sin)."""
-    half = int(rotary_dim) // 2 if int(rotary_dim) > 0 else 0
-    shape = (int(max_position), half)
+    (actk_rope_cache_f32; theta 0 means 10000). max_position, rotary_dim: ints
+    (int or a numpy integer); theta: a real number (a str, bool or None is a
+    TypeError). Returns (cos, sin)."""
+    max_position = _int_arg(max_position, "max_position")
+    rotary_dim = _int_arg(rotary_dim, "rotary_dim")
+    theta = _real_arg(theta, "theta")
+    half = rotary_dim // 2
+    shape = (max_position, half)
     cos = np.empty(shape, np.float32) if cos_out is None else _array(cos_out, "cos_out", writeable=True)
     sin = np.empty(shape, np.float32) if sin_out is None else _array(sin_out, "sin_out", writeable=True)
     for name, a in (("cos_out", cos), ("sin_out", sin)):
         if a.size != shape[0] * shape[1]:
             raise ValueError("%s must hold %d x %d floats, has %d" % (name, shape[0], shape[1], a.size))
     _check(
-        _rope_cache(_ptr(cos), _ptr(sin), int(max_position), int(rotary_dim), float(theta)),
+        _rope_cache(_ptr(cos), _ptr(sin), max_position, rotary_dim, theta),
         "actk_rope_cache_f32",
     )
     return cos, sin

@@ -8,6 +8,7 @@ it: ulp(r) = 2^(max(floor(log2 |r|), -126) - 23). The bound is 2 ULP.
 Run from the repository root (CI: .ci/run python):
     ACTK_LIBRARY=build/libactk.so /usr/bin/python3 -m pytest -q python/tests
 """
+import fractions
 import math
 import os
 import threading
@@ -648,6 +649,75 @@ def test_bias_errors():
         actk.bias_gelu(x, buf[:4], out=buf[2:14])
     assert e.value.name == "ACTK_ERR_OVERLAP"
     assert np.all(out == 7.0) and np.all(buf == 0.0)
+
+
+# values a numeric parameter must refuse: text, flags, nothing, containers
+NOT_REAL = ("1.5", b"1.5", None, True, np.bool_(True), 1.5j, np.array(1.5), [1.5])
+NOT_INT = ("8", b"8", None, True, np.bool_(False), 8.0, np.float32(8), np.array(8), [8])
+
+
+def test_real_parameters_are_real_numbers():
+    x = X[:16]
+    want = fbits(actk.swish(x, 1.5))
+    for ok in (np.float32(1.5), np.float64(1.5), fractions.Fraction(3, 2)):
+        assert np.array_equal(fbits(actk.swish(x, ok)), want), repr(ok)
+    two = fbits(actk.swish(x, 2.0))
+    for ok in (2, np.int32(2), np.int64(2), np.uint8(2)):
+        assert np.array_equal(fbits(actk.swish(x, ok)), two), repr(ok)
+    for t in (np.float16, np.float32):
+        for fast in (False, True):
+            for bad in NOT_REAL:
+                with pytest.raises(TypeError, match="alpha must be a real number"):
+                    actk.swish(x.astype(t), bad, fast=fast)
+    cos, _ = actk.rope_cache(8, 8, np.float32(500))
+    assert np.array_equal(cos, actk.rope_cache(8, 8, 500)[0])
+    for bad in NOT_REAL:
+        with pytest.raises(TypeError, match="theta must be a real number"):
+            actk.rope_cache(8, 8, bad)
+
+
+def test_integer_parameters_are_integers():
+    x = np.ones((1, 4, 2, 8), np.float32)
+    cos, sin = actk.rope_cache(np.int64(10), np.int32(8))
+    want = fbits(actk.rope(x, cos, sin, start=1, rotary_dim=4 * 2))
+    assert np.array_equal(fbits(actk.rope(x, cos, sin, start=np.int64(1), rotary_dim=np.uint8(8))), want)
+    x3 = x.reshape(1, 4, 16)
+    assert np.array_equal(fbits(actk.rope(x3, cos, sin, start=1, heads=np.int64(2))).ravel(), want.ravel())
+    calls = {
+        "max_position": lambda v: actk.rope_cache(v, 8),
+        "rotary_dim": lambda v: actk.rope_cache(8, v),
+        "start": lambda v: actk.rope(x, cos, sin, start=v),
+        "rope rotary_dim": lambda v: actk.rope(x, cos, sin, rotary_dim=v),
+        "heads": lambda v: actk.rope(x3, cos, sin, heads=v),
+        "threads": lambda v: actk.Pool(threads=v),
+        "spin_us": lambda v: actk.Pool(spin_us=v),
+        "spin_backoff_max": lambda v: actk.Pool(spin_backoff_max=v),
+        "isa": lambda v: actk.isa_supported(v),
+        "status": lambda v: actk.status_string(v),
+    }
+    for what, call in calls.items():
+        name = what.split()[-1]
+        for bad in NOT_INT:
+            if bad is None and name == "heads":
+                continue  # heads=None: the default (from x's shape)
+            if isinstance(bad, str) and name == "isa":
+                continue  # an isa by name: "8" is an unknown one (ValueError)
+            with pytest.raises(TypeError, match="%s must be a" % name):
+                call(bad)
+    for what, call in calls.items():
+        if what in ("start", "isa", "status", "heads"):
+            continue  # signed (start, isa, status) or checked against x (heads)
+        with pytest.raises(ValueError, match=what.split()[-1]):
+            call(-1)
+    with pytest.raises(ValueError, match="heads"):
+        actk.rope(x3, cos, sin, heads=-2)
+    with pytest.raises(ValueError, match="start"):
+        actk.rope(x, cos, sin, start=2**63)
+    for bad in (1, 0, "yes", None, 1.0):
+        with pytest.raises(TypeError, match="pin must be True or False"):
+            actk.Pool(threads=1, pin=bad)
+    with actk.Pool(threads=1, pin=np.bool_(False)) as p:
+        assert p.threads == 1
 
 
 # ---- RoPE ------------------------------------------------------------------------
