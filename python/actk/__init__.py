@@ -449,8 +449,9 @@ class Pool:
     the total, the calling thread included (0: one per physical core the
     process may run on); after a job workers spin spin_us microseconds, then
     sleep. threads, spin_us and spin_backoff_max are ints in [0, 2^32) (int
-    or a numpy integer, not a bool); pin is True or False. Use as a context manager, or call close() (also run when the object
-    is collected). close() while a call is using the pool raises RuntimeError.
+    or a numpy integer, not a bool); pin is True or False. Use as a context
+    manager, or call close() (also run when the object is collected).
+    close() while a call is using the pool raises RuntimeError: see close().
     """
 
     def __init__(self, threads=0, spin_us=1000, spin_backoff_max=1, pin=False):
@@ -508,7 +509,18 @@ class Pool:
             self._busy -= 1
 
     def close(self):
-        """Join the workers and free the pool (a no-op for default_pool())."""
+        """Join the workers and free the pool; closing twice is fine. A no-op
+        for default_pool(), which lives as long as the process.
+
+        While a call from another thread is using the pool (an op with
+        pool=this pool, .threads, repr()), close() raises RuntimeError and
+        leaves the pool open and working. close() does not wait for calls and
+        does not block new ones: while other threads call on the pool back to
+        back, close() can be refused again and again, for as long as they keep
+        calling. Stop and join those threads first (then close() succeeds), or
+        catch the RuntimeError and retry. Leaving a with block calls close():
+        the same applies there.
+        """
         if not self._owned:
             return  # the library's pool: never ours to free, stays usable
         with self._lock:

@@ -509,6 +509,27 @@ def test_pool_threads_and_repr_hold_the_pool(monkeypatch):
         monkeypatch.setattr(actk, "_pool_threads", threads_with_a_close_in_between)
 
 
+def test_close_refused_while_in_use_and_documented():
+    p = actk.Pool(threads=2, spin_us=0)
+    p._enter_call()  # what an op in another thread holds during its C call
+    with pytest.raises(RuntimeError, match="a call is using the pool"):
+        p.close()
+    assert not p.closed
+    p._leave_call()
+    p.close()
+    assert p.closed
+    # close() neither waits nor blocks new calls, so calls back to back from
+    # other threads can keep it refused: said where users read about close()
+    doc = " ".join(actk.Pool.close.__doc__.split())
+    for phrase in ("RuntimeError", "back to back", "again and again", "join those threads"):
+        assert phrase in doc, phrase
+    readme = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")
+    with open(readme) as f:
+        threads_section = " ".join(f.read().split("## Threads", 1)[1].split("\n## ", 1)[0].split())
+    for phrase in ("RuntimeError", "back to back", "again and again", "join those threads"):
+        assert phrase in threads_section, phrase
+
+
 def test_close_racing_threads_and_repr():
     # real threads: readers call .threads and repr() back to back while one
     # thread closes; each read returns a value or raises the documented
