@@ -6,7 +6,8 @@ the same C function (pointers computed once: the floor ctypes itself sets).
     ... python/bench_overhead.py --n 16 --number 20000 --repeat 15
 
 Each figure is the median over --repeat runs of timeit's --number calls,
-per call, in microseconds. bfloat16 goes in as its bit patterns in a uint16
+per call, in microseconds (the fastest run in parentheses: on a busy
+machine the steadier of the two). bfloat16 goes in as its bit patterns in a uint16
 array with dtype="bfloat16" (and as an ml_dtypes array, when ml_dtypes is
 installed). Single-threaded; run on an idle machine for stable numbers.
 """
@@ -27,8 +28,9 @@ import actk  # noqa: E402
 
 
 def per_call_us(stmt, env, number, repeat):
+    """(median, min) over the repeats, in microseconds per call."""
     times = timeit.repeat(stmt, number=number, repeat=repeat, globals=env)
-    return statistics.median(times) / number * 1e6
+    return statistics.median(times) / number * 1e6, min(times) / number * 1e6
 
 
 def cpu_name():
@@ -72,8 +74,8 @@ def main():
 
     print("actk %s, isa %s, %s" % (actk.version(), actk.isa(), actk.library_path()))
     print("CPU: %s; Python %s, numpy %s" % (cpu_name(), platform.python_version(), np.__version__))
-    print("n = %d, median of %d x %d calls, us per call" % (a.n, a.repeat, a.number))
-    print("%-28s %10s %10s %10s" % ("type", "actk.gelu", "raw ctypes", "overhead"))
+    print("n = %d, median (min) of %d x %d calls, us per call" % (a.n, a.repeat, a.number))
+    print("%-26s %17s %17s %17s" % ("type", "actk.gelu", "raw ctypes", "overhead"))
     for label, t, x, kw in cases:
         y = np.empty_like(x)
         raw = getattr(lib, "actk_gelu_%s" % t)
@@ -84,7 +86,10 @@ def main():
         call = "gelu(x, out=y, dtype='bfloat16')" if kw else "gelu(x, out=y)"
         ours = per_call_us(call, env, a.number, a.repeat)
         floor = per_call_us("raw(None, xp, yp, n)", env, a.number, a.repeat)
-        print("%-28s %10.3f %10.3f %10.3f" % (label, ours, floor, ours - floor))
+        print(
+            "%-26s %8.3f (%6.3f) %8.3f (%6.3f) %8.3f (%6.3f)"
+            % (label, ours[0], ours[1], floor[0], floor[1], ours[0] - floor[0], ours[1] - floor[1])
+        )
 
 
 if __name__ == "__main__":

@@ -65,6 +65,7 @@ import enum
 import glob
 import numbers
 import os
+import platform
 import threading
 
 import numpy as np
@@ -615,8 +616,76 @@ def _array(a, name, dtype=np.float32, writeable=False):
     return a
 
 
-def _ptr(a):
-    return a.ctypes.data if a.size else None
+# An array's data pointer. a.ctypes.data and a.__array_interface__ cost
+# microseconds a call (a Python object or a dict built each time), more than
+# the C call at small n. numpy's C ABI puts the data pointer first after the
+# object header in every ndarray (PyArrayObject_fields.data), and CPython's
+# id() is the object's address: a c_void_p over that field (what ctypes
+# passes for a void * argument) costs a few hundred ns. Used only where the
+# probe below agrees with __array_interface__ on every kind of array;
+# otherwise (another implementation or layout) a.ctypes.data.
+_vp_at = ctypes.c_void_p.from_address
+_HEAD = object.__basicsize__
+
+
+def _data_probe():
+    if platform.python_implementation() != "CPython":
+        return False
+    try:
+        base = np.arange(64, dtype=np.float32)
+        ro = base[7:].copy()
+        ro.setflags(write=False)
+        for a in (base, base[3:], base[5:45].reshape(5, 8), base.view(np.uint16),
+                  np.empty((2, 3), np.float16), ro, np.empty(0, np.float32),
+                  np.frombuffer(bytearray(64), dtype=np.float32, offset=4, count=8)):
+            if _vp_at(id(a) + _HEAD).value != a.__array_interface__["data"][0]:
+                return False
+        return True
+    except Exception:  # pragma: no cover - any surprise: the slow, sure way
+        return False
+
+
+_DATA_AT_ID = _data_probe()
+
+
+def _data(a):
+    """a's data pointer as an int (tests; the ops use _ptr's c_void_p)."""
+    return _vp_at(id(a) + _HEAD).value if _DATA_AT_ID else a.ctypes.data
+
+
+if _DATA_AT_ID:
+
+    def _ptr(a):
+        return _vp_at(id(a) + _HEAD) if a.size else None
+
+else:  # pragma: no cover - not CPython, or a layout the probe did not find
+
+    def _ptr(a):
+        return a.ctypes.data if a.size else None
+
+
+# numpy's array flags (NPY_ARRAY_*, numpy's C ABI) the ops need, read in one
+# a.flags.num: x C-contiguous and aligned; out also writeable. Probed too.
+_CA = 0x0001 | 0x0100  # NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED
+_CAW = _CA | 0x0400  # | NPY_ARRAY_WRITEABLE
+
+
+def _flags_probe():
+    a = np.zeros((4, 4), np.float32)
+    ro = a.copy()
+    ro.setflags(write=False)
+    odd = np.frombuffer(bytearray(4 * 5), dtype=np.float32, offset=1, count=4)
+    return (
+        a.flags.num & _CAW == _CAW
+        and a[:, 0].flags.num & 0x0001 == 0
+        and ro.flags.num & _CAW == _CA
+        and odd.flags.num & 0x0100 == 0
+    )
+
+
+# The common call goes the inline way (no helper functions) only when both
+# probes agree; everything else, and every error, takes the checked path.
+_HOT = _DATA_AT_ID and _flags_probe()
 
 
 # The element types: how each is held in numpy. f16 is np.float16; bf16 has
@@ -627,6 +696,25 @@ _DTYPE_NAMES = {
     "f16": "f16", "float16": "f16", "half": "f16",
     "bf16": "bf16", "bfloat16": "bf16",
 }
+
+
+_F32, _F16, _U16 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.uint16)
+# the actk type of an array's own dtype (dtype=None); an ml_dtypes bfloat16
+# dtype is added when first seen (_type_of)
+_BY_DTYPE = {_F32: "f32", _F16: "f16"}
+# the dtypes an array of actk type t may have when dtype= names the type
+_STORAGE = {"f32": frozenset([_F32]), "f16": frozenset([_F16, _U16]), "bf16": frozenset([_U16])}
+
+
+def _is_bf16_dtype(dt):
+    if dt in _BY_DTYPE:
+        return _BY_DTYPE[dt] == "bf16"
+    if dt == _U16 or dt.itemsize != 2:
+        return False
+    if dt.name == "bfloat16":  # (dtype.name: microseconds; once per dtype)
+        _BY_DTYPE[dt] = "bf16"
+        return True
+    return False
 
 
 def _type_of(x, dtype, name="x"):
@@ -644,11 +732,11 @@ def _type_of(x, dtype, name="x"):
                 "dtype must be 'float32', 'float16' or 'bfloat16', got %r" % (dtype,)
             )
         return t
-    if x.dtype == np.float32:
+    if x.dtype == _F32:
         return "f32"
-    if x.dtype == np.float16:
+    if x.dtype == _F16:
         return "f16"
-    if x.dtype.name == "bfloat16":
+    if _is_bf16_dtype(x.dtype):
         return "bf16"
     if x.dtype == np.uint16:
         raise TypeError(
@@ -665,11 +753,11 @@ def _type_of(x, dtype, name="x"):
 def _storage(t, x):
     """The numpy dtypes that hold actk type t: x's own where it is one of them."""
     if t == "f32":
-        return (np.dtype(np.float32),)
+        return (_F32,)
     if t == "f16":
-        return (np.dtype(np.float16), np.dtype(np.uint16))
-    allowed = (np.dtype(np.uint16),)
-    if x.dtype.name == "bfloat16":
+        return (_F16, _U16)
+    allowed = (_U16,)
+    if _is_bf16_dtype(x.dtype):
         allowed += (x.dtype,)
     return allowed
 
@@ -713,8 +801,39 @@ _TYPES_DOC = (
 )
 
 
+# The common call takes a short way, checked inline in each op (one helper
+# function call was a sixth of the overhead, by callgrind's count): x a
+# non-empty ndarray (not a subclass) of a dtype in _BY_DTYPE (dtype=None) or
+# in _STORAGE[t] (dtype= a name of t as _DTYPE_NAMES spells it), C-contiguous
+# and aligned; out None, or an ndarray of x's very dtype object and of x's
+# shape, C-contiguous, aligned and writeable; a bias a non-empty ndarray of
+# x's very dtype object, C-contiguous and aligned; fast a bool; alpha a
+# float; pool None. Only attribute reads: no helper, no numpy
+# Python code (x.ctypes alone costs microseconds). The op then calls the same
+# C function with the same arguments as the checked path. The short way
+# accepts a subset of what the checked path accepts: anything else (a
+# subclass, out in another storage dtype, dtype= as a numpy dtype, an empty
+# array, a pool, every error) goes the checked path, which says what is
+# wrong. test_common_calls_make_no_python_calls holds both to it.
+_ndarray = np.ndarray
+_empty = np.empty
+
+
+def _fns(op):
+    """t -> (accurate C function, fast C function), to index by fast (a bool)."""
+    return {t: (_C[op, t, "accurate"], _C[op, t, "fast"]) for t in TYPES}
+
+
+def _failed(st, op, t, fast):
+    raise ActkError(st, _c_name(op, t, "fast" if fast else "accurate"))
+
+
 def _unary(op, doc):
-    def f(x, out=None, pool=None, fast=False, dtype=None):
+    fns = _fns(op)
+    ndarray, empty, by_dtype, names, storage = _ndarray, _empty, _BY_DTYPE, _DTYPE_NAMES, _STORAGE
+    vp_at, head, ca, caw, hot = _vp_at, _HEAD, _CA, _CAW, _HOT
+
+    def checked(x, out, pool, fast, dtype):
         t = _type_of(x, dtype)
         _typed(x, "x", t, x)
         tier = _tier(fast)
@@ -722,6 +841,37 @@ def _unary(op, doc):
         with _PoolUse(pool) as h:
             _check(_C[op, t, tier](h, _ptr(x), _ptr(y), x.size), _c_name(op, t, tier))
         return y
+
+    def f(x, out=None, pool=None, fast=False, dtype=None):
+        if pool is None and type(x) is ndarray and (fast is False or fast is True) and hot:
+            dt = x.dtype
+            if dtype is None:
+                t = by_dtype.get(dt)
+            elif type(dtype) is str:
+                t = names.get(dtype)
+                if t is not None and dt not in storage[t]:
+                    t = None
+            else:
+                t = None
+            if t is not None and x.flags.num & ca == ca:
+                n = x.size
+                if out is None:
+                    y = empty(x.shape, dt)
+                elif (
+                    type(out) is ndarray
+                    and out.dtype is dt
+                    and out.flags.num & caw == caw
+                    and (out is x or out.shape == x.shape)
+                ):
+                    y = out
+                else:
+                    n = 0
+                if n:
+                    st = fns[t][fast](None, vp_at(id(x) + head), vp_at(id(y) + head), n)
+                    if st:
+                        _failed(st, op, t, fast)
+                    return y
+        return checked(x, out, pool, fast, dtype)
 
     f.__name__ = f.__qualname__ = op
     f.__doc__ = "%s, elementwise (actk_%s_<type>[_fast]).\n\n%s" % (doc, op, _TYPES_DOC)
@@ -733,28 +883,79 @@ for _op, _doc in UNARY_OPS.items():
     globals()[_op] = _unary(_op, _doc)
 
 
-def swish(x, alpha=1.0, out=None, pool=None, fast=False, dtype=None):
-    """x * sigmoid(alpha x) (actk_swish_<type>[_fast]). alpha: a real number
-    (int, float, a numpy integer or floating scalar; a str, bool or None is a
-    TypeError), rounded to a C float first (the library takes a float).
-    Otherwise as gelu()."""
-    alpha = _real_arg(alpha, "alpha")
-    t = _type_of(x, dtype)
-    _typed(x, "x", t, x)
-    tier = _tier(fast)
-    y = _out_for(x, out, t)
-    with _PoolUse(pool) as h:
-        _check(
-            _C["swish", t, tier](h, _ptr(x), _ptr(y), x.size, alpha),
-            _c_name("swish", t, tier),
-        )
-    return y
+def _swish():
+    fns = _fns("swish")
+    ndarray, empty, by_dtype, names, storage = _ndarray, _empty, _BY_DTYPE, _DTYPE_NAMES, _STORAGE
+    vp_at, head, ca, caw, hot = _vp_at, _HEAD, _CA, _CAW, _HOT
+
+    def checked(x, alpha, out, pool, fast, dtype):
+        alpha = _real_arg(alpha, "alpha")
+        t = _type_of(x, dtype)
+        _typed(x, "x", t, x)
+        tier = _tier(fast)
+        y = _out_for(x, out, t)
+        with _PoolUse(pool) as h:
+            _check(
+                _C["swish", t, tier](h, _ptr(x), _ptr(y), x.size, alpha),
+                _c_name("swish", t, tier),
+            )
+        return y
+
+    def swish(x, alpha=1.0, out=None, pool=None, fast=False, dtype=None):
+        """x * sigmoid(alpha x) (actk_swish_<type>[_fast]). alpha: a real number
+        (int, float, a numpy integer or floating scalar; a str, bool or None is a
+        TypeError), rounded to a C float first (the library takes a float).
+        Otherwise as gelu()."""
+        if (
+            pool is None
+            and type(x) is ndarray
+            and type(alpha) is float
+            and (fast is False or fast is True)
+            and hot
+        ):
+            dt = x.dtype
+            if dtype is None:
+                t = by_dtype.get(dt)
+            elif type(dtype) is str:
+                t = names.get(dtype)
+                if t is not None and dt not in storage[t]:
+                    t = None
+            else:
+                t = None
+            if t is not None and x.flags.num & ca == ca:
+                n = x.size
+                if out is None:
+                    y = empty(x.shape, dt)
+                elif (
+                    type(out) is ndarray
+                    and out.dtype is dt
+                    and out.flags.num & caw == caw
+                    and (out is x or out.shape == x.shape)
+                ):
+                    y = out
+                else:
+                    n = 0
+                if n:
+                    st = fns[t][fast](None, vp_at(id(x) + head), vp_at(id(y) + head), n, alpha)
+                    if st:
+                        _failed(st, "swish", t, fast)
+                    return y
+        return checked(x, alpha, out, pool, fast, dtype)
+
+    return swish
+
+
+swish = _swish()
+swish.__qualname__ = "swish"
 
 
 def _bias(op):
     base = BIAS_OPS[op]
+    fns = _fns(op)
+    ndarray, empty, by_dtype, names, storage = _ndarray, _empty, _BY_DTYPE, _DTYPE_NAMES, _STORAGE
+    vp_at, head, ca, caw, hot = _vp_at, _HEAD, _CA, _CAW, _HOT
 
-    def f(x, bias, out=None, pool=None, fast=False, dtype=None):
+    def checked(x, bias, out, pool, fast, dtype):
         t = _type_of(x, dtype)
         _typed(x, "x", t, x)
         _typed(bias, "bias", t, x)
@@ -766,6 +967,51 @@ def _bias(op):
                 _c_name(op, t, tier),
             )
         return y
+
+    def f(x, bias, out=None, pool=None, fast=False, dtype=None):
+        if (
+            pool is None
+            and type(x) is ndarray
+            and type(bias) is ndarray
+            and (fast is False or fast is True)
+            and hot
+        ):
+            dt = x.dtype
+            if dtype is None:
+                t = by_dtype.get(dt)
+            elif type(dtype) is str:
+                t = names.get(dtype)
+                if t is not None and dt not in storage[t]:
+                    t = None
+            else:
+                t = None
+            if (
+                t is not None
+                and x.flags.num & ca == ca
+                and bias.dtype is dt
+                and bias.flags.num & ca == ca
+            ):
+                n, w = x.size, bias.size
+                if out is None:
+                    y = empty(x.shape, dt)
+                elif (
+                    type(out) is ndarray
+                    and out.dtype is dt
+                    and out.flags.num & caw == caw
+                    and (out is x or out.shape == x.shape)
+                ):
+                    y = out
+                else:
+                    n = 0
+                if n and w:
+                    st = fns[t][fast](
+                        None, vp_at(id(x) + head), vp_at(id(bias) + head), w,
+                        vp_at(id(y) + head), n,
+                    )
+                    if st:
+                        _failed(st, op, t, fast)
+                    return y
+        return checked(x, bias, out, pool, fast, dtype)
 
     f.__name__ = f.__qualname__ = op
     f.__doc__ = (

@@ -11,6 +11,7 @@ Run from the repository root (CI: .ci/run python):
 import fractions
 import math
 import os
+import sys
 import threading
 
 import numpy as np
@@ -739,6 +740,115 @@ def test_integer_parameters_are_integers():
             actk.Pool(threads=1, pin=bad)
     with actk.Pool(threads=1, pin=np.bool_(False)) as p:
         assert p.threads == 1
+
+
+# ---- per-call overhead ------------------------------------------------------------
+
+
+def _python_calls(fn, *args, **kw):
+    """The Python functions fn(*args, **kw) runs (fn itself first)."""
+    seen = []
+
+    def prof(frame, event, arg):
+        if event == "call":
+            seen.append(frame.f_code.co_name)
+
+    sys.setprofile(prof)
+    try:
+        fn(*args, **kw)
+    finally:
+        sys.setprofile(None)
+    return seen
+
+
+def test_common_calls_make_no_python_calls():
+    # the common call (a C-contiguous array of its type, out of its dtype and
+    # shape or None, no pool) checks everything inline: no helper functions,
+    # no numpy Python code (x.ctypes alone is microseconds); anything else
+    # takes the general path and its messages (the tests above)
+    if not actk._HOT:
+        pytest.skip("no short way here (not CPython, or numpy's layout not found)")
+    n = 16
+    f32 = np.linspace(-4, 4, n, dtype=np.float32)
+    cases = [(f32, {}), (f32.astype(np.float16), {}),
+             ((f32.view(np.uint32) >> 16).astype(np.uint16), {"dtype": "bfloat16"})]
+    for x, kw in cases:
+        y = np.empty_like(x)
+        for call in (
+            lambda: (actk.gelu, (x,), dict(kw, out=y)),
+            lambda: (actk.gelu, (x,), dict(kw, out=y, fast=True)),
+            lambda: (actk.tanh, (x,), dict(kw, out=x.copy())),
+            lambda: (actk.sigmoid, (x,), kw),
+            lambda: (actk.swish, (x, 1.5), dict(kw, out=y)),
+            lambda: (actk.bias_gelu, (x, x[:4].copy()), dict(kw, out=y)),
+        ):
+            fn, args, kws = call()
+            calls = _python_calls(fn, *args, **kws)
+            assert calls == [fn.__code__.co_name], (fn.__name__, x.dtype, sorted(kws), calls)
+            # and the same bits as the general path (a subclass goes there)
+            want = fn(args[0].view(_Sub), *args[1:], **dict(kws, out=None))
+            got = fn(*args, **dict(kws, out=None))
+            assert type(got) is np.ndarray and got.dtype == x.dtype and got.shape == x.shape
+            assert got.tobytes() == want.tobytes(), fn.__name__
+
+
+class _Sub(np.ndarray):
+    pass
+
+
+def test_short_way_edges():
+    # what the short way hands to the checked path still works or fails as before
+    x = np.linspace(-4, 4, 16, dtype=np.float32)
+    want = fbits(actk.gelu(x))
+    h = x.astype(np.float16)
+    hw = actk.gelu(h)
+    assert np.array_equal(actk.gelu(h, out=np.empty(16, np.uint16)), hw.view(np.uint16))
+    assert np.array_equal(actk.gelu(h.view(np.uint16), dtype="float16"), hw.view(np.uint16))
+    assert np.array_equal(actk.gelu(h.view(np.uint16), dtype=np.float16), hw.view(np.uint16))
+    assert np.array_equal(fbits(actk.gelu(x, dtype="F32".lower())), want)
+    meta = np.dtype(np.float32, metadata={"unit": "V"})
+    assert np.array_equal(fbits(actk.gelu(x.astype(meta))), want)
+    assert actk.gelu(np.full((), 0.5, np.float32)).shape == ()
+    y = actk.gelu(x.reshape(2, 8), out=np.empty((2, 8), np.float32))
+    assert np.array_equal(fbits(y).ravel(), want)
+    with pytest.raises(ValueError, match="out has shape"):
+        actk.gelu(x, out=np.empty((2, 8), np.float32))
+    with pytest.raises(TypeError, match="out must be float32"):
+        actk.gelu(x, out=np.empty(16, np.float16))
+    with pytest.raises(TypeError, match="bias must be float32"):
+        actk.bias_gelu(x, np.ones(4, np.float16))
+    with pytest.raises(ValueError, match="bias is not C-contiguous"):
+        actk.bias_gelu(x, np.ones(8, np.float32)[::2])
+    with pytest.raises(actk.ActkError) as e:
+        actk.bias_gelu(x, np.ones(5, np.float32))
+    assert e.value.name == "ACTK_ERR_WIDTH_MISMATCH" and e.value.function == "actk_bias_gelu_f32"
+    with pytest.raises(actk.ActkError) as e:
+        actk.bias_gelu(x, np.ones(0, np.float32))
+    assert e.value.name == "ACTK_ERR_ZERO_WIDTH"
+    buf = np.zeros(40, np.float16)
+    with pytest.raises(actk.ActkError) as e:
+        actk.gelu(buf[:16], out=buf[3:19], fast=True)
+    assert e.value.name == "ACTK_ERR_OVERLAP" and e.value.function == "actk_gelu_f16_fast"
+    with pytest.raises(actk.ActkError) as e:
+        actk.swish(buf[:16].view(np.uint16), 2.5, out=buf[1:17].view(np.uint16), dtype="bfloat16")
+    assert e.value.function == "actk_swish_bf16"
+    assert np.array_equal(fbits(actk.swish(x, 2)), fbits(actk.swish(x, 2.0)))
+    with actk.Pool(threads=2) as p:  # a pool: the checked path
+        assert np.array_equal(fbits(actk.gelu(x, pool=p)), want)
+
+
+def test_data_pointers():
+    # the binding reads an array's data pointer straight from the array
+    # (actk._data); it must be numpy's, for every kind of array
+    base = np.arange(64, dtype=np.float32)
+    arrays = [base, base[3:], base[5:45].reshape(5, 8), base.view(np.uint32),
+              np.empty((2, 3), np.float16), base.view(_Sub), np.empty(0, np.float32),
+              np.frombuffer(bytearray(64), dtype=np.float32, offset=4, count=8)]
+    ro = base.copy()
+    ro.setflags(write=False)
+    arrays.append(ro)
+    for a in arrays:
+        assert actk._data(a) == a.__array_interface__["data"][0], a
 
 
 # ---- RoPE ------------------------------------------------------------------------
