@@ -26,6 +26,11 @@ got float64: pass np.asarray(x, dtype=np.float32)". A copy is then an
 explicit line in your code (np.ascontiguousarray(x, dtype=np.float32)), never
 a hidden cost or a write into a temporary that silently goes nowhere.
 
+Numeric parameters take numbers only: alpha and theta a real number (int,
+float, numpy integer or floating scalar), the sizes, start and Pool's counts
+an int or numpy integer; a str, bytes, bool, None, list or 0-d array is a
+TypeError naming the parameter. fast= and pin= take True or False.
+
 Errors from the library
 -----------------------
 Every actk call returns a status; anything but ACTK_OK raises ActkError,
@@ -48,7 +53,8 @@ Threads
 -------
 pool=None (the default) runs on the calling thread: actk starts no thread.
 Pool(...) creates an own pool (a context manager; close() joins its threads),
-default_pool() is the library's process-wide pool. Results are bit-identical
+default_pool() is the library's process-wide pool (close() and with are
+no-ops on it: it lives as long as the process). Results are bit-identical
 whatever pool is used. ctypes releases the GIL during a call, so several
 Python threads can run actk calls at once (also on one pool).
 """
@@ -57,7 +63,9 @@ import ctypes
 import ctypes.util
 import enum
 import glob
+import numbers
 import os
+import platform
 import threading
 
 import numpy as np
@@ -312,12 +320,50 @@ def _check(status, function):
         raise ActkError(status, function)
 
 
+# ---- numeric parameters -----------------------------------------------------
+# A numeric parameter takes numbers only: never a str or bytes that float() or
+# int() would parse, never None, never a bool (a flag is not a count or a
+# scale), never a 0-d array or a list. Reals: int, float, numpy integer and
+# floating scalars (any numbers.Real); ints: int and numpy integer scalars.
+
+_SIZE_MAX = 2**64 - 1
+
+
+def _real_arg(value, name):
+    if type(value) is float:
+        return value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(
+            "%s must be a real number (int, float or a numpy integer/floating scalar), "
+            "got %r" % (name, value)
+        )
+    return float(value)
+
+
+def _int_arg(value, name, lo=0, hi=_SIZE_MAX):
+    if type(value) is not int:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(
+                "%s must be an int (or a numpy integer scalar), got %r" % (name, value)
+            )
+        value = int(value)
+    if not lo <= value <= hi:
+        raise ValueError("%s must be in [%d, %d], got %d" % (name, lo, hi, value))
+    return value
+
+
+def _bool_arg(value, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError("%s must be True or False, got %r" % (name, value))
+    return bool(value)
+
+
 # ---- library facts ----------------------------------------------------------
 
 
 def status_string(status):
     """actk_status_string: the library's English text for a status code."""
-    return _status_string(int(status)).decode()
+    return _status_string(_int_arg(status, "status", -(2**31), 2**31 - 1)).decode()
 
 
 def version():
@@ -349,7 +395,9 @@ def _isa_value(isa):
             raise ValueError(
                 "unknown isa %r (isas: %s)" % (isa, ", ".join(i.name.lower() for i in Isa))
             ) from None
-    return int(isa)
+    if isinstance(isa, bool) or not isinstance(isa, (int, np.integer)):
+        raise TypeError("isa must be a name (str), an actk.Isa or an int, got %r" % (isa,))
+    return _int_arg(isa, "isa", -(2**31), 2**31 - 1)
 
 
 def isa():
@@ -401,27 +449,20 @@ class Pool:
     Pool(threads=0, spin_us=1000, spin_backoff_max=1, pin=False): threads is
     the total, the calling thread included (0: one per physical core the
     process may run on); after a job workers spin spin_us microseconds, then
-    sleep. Use as a context manager, or call close() (also run when the object
-    is collected). close() while a call is using the pool raises RuntimeError.
+    sleep. threads, spin_us and spin_backoff_max are ints in [0, 2^32) (int
+    or a numpy integer, not a bool); pin is True or False. Use as a context
+    manager, or call close() (also run when the object is collected).
+    close() while a call is using the pool raises RuntimeError: see close().
     """
 
     def __init__(self, threads=0, spin_us=1000, spin_backoff_max=1, pin=False):
         # actk_pool_config_init is inline in the header (it records the
         # caller's struct size): the same, here
         cfg = _PoolConfig(ctypes.sizeof(_PoolConfig), 0, 1000, 1, 0)
-        for name, value in (
-            ("threads", threads),
-            ("spin_us", spin_us),
-            ("spin_backoff_max", spin_backoff_max),
-        ):
-            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
-                raise TypeError("Pool: %s must be an int, got %r" % (name, value))
-            if not 0 <= value <= 0xFFFFFFFF:
-                raise ValueError("Pool: %s must be in [0, 2^32), got %d" % (name, value))
-        cfg.threads = threads
-        cfg.spin_us = spin_us
-        cfg.spin_backoff_max = spin_backoff_max
-        cfg.pin = 1 if pin else 0
+        cfg.threads = _int_arg(threads, "Pool: threads", 0, 0xFFFFFFFF)
+        cfg.spin_us = _int_arg(spin_us, "Pool: spin_us", 0, 0xFFFFFFFF)
+        cfg.spin_backoff_max = _int_arg(spin_backoff_max, "Pool: spin_backoff_max", 0, 0xFFFFFFFF)
+        cfg.pin = 1 if _bool_arg(pin, "Pool: pin") else 0
         handle = _vp()
         _check(_pool_create(ctypes.byref(cfg), ctypes.byref(handle)), "actk_pool_create")
         self._handle = handle.value
@@ -440,8 +481,14 @@ class Pool:
 
     @property
     def threads(self):
-        """Threads a call may use, the caller included."""
-        return int(_pool_threads(self._live()))
+        """Threads a call may use, the caller included. Raises ValueError if
+        the pool is closed; holds the pool as an op does, so a close() from
+        another thread meanwhile is refused, never frees it under the call."""
+        handle = self._enter_call()
+        try:
+            return int(_pool_threads(handle))
+        finally:
+            self._leave_call()
 
     @property
     def closed(self):
@@ -463,15 +510,27 @@ class Pool:
             self._busy -= 1
 
     def close(self):
-        """Join the workers and free the pool (a no-op for default_pool())."""
+        """Join the workers and free the pool; closing twice is fine. A no-op
+        for default_pool(), which lives as long as the process.
+
+        While a call from another thread is using the pool (an op with
+        pool=this pool, .threads, repr()), close() raises RuntimeError and
+        leaves the pool open and working. close() does not wait for calls and
+        does not block new ones: while other threads call on the pool back to
+        back, close() can be refused again and again, for as long as they keep
+        calling. Stop and join those threads first (then close() succeeds), or
+        catch the RuntimeError and retry. Leaving a with block calls close():
+        the same applies there.
+        """
+        if not self._owned:
+            return  # the library's pool: never ours to free, stays usable
         with self._lock:
             if self._handle is None:
                 return
             if self._busy:
                 raise RuntimeError("actk.Pool.close: a call is using the pool")
             handle, self._handle = self._handle, None
-        if self._owned:
-            _pool_destroy(handle)
+        _pool_destroy(handle)
 
     def __enter__(self):
         self._live()
@@ -487,10 +546,12 @@ class Pool:
             pass
 
     def __repr__(self):
-        if self._handle is None:
+        try:
+            n = self.threads  # guarded: see threads
+        except ValueError:
             return "<actk.Pool closed>"
         kind = "own" if self._owned else "default"
-        return "<actk.Pool %s, %d threads>" % (kind, self.threads)
+        return "<actk.Pool %s, %d threads>" % (kind, n)
 
 
 _default_pool = None
@@ -499,7 +560,9 @@ _default_lock = threading.Lock()
 
 def default_pool():
     """The library's process-wide pool (actk_pool_default), created on first
-    use; never closed by Python. Raises ActkError if it could not be made."""
+    use; never closed by Python: close() and leaving a with block are no-ops
+    on it, so it stays usable for the rest of the process. Raises ActkError
+    if it could not be made."""
     global _default_pool
     with _default_lock:
         if _default_pool is None:
@@ -553,8 +616,76 @@ def _array(a, name, dtype=np.float32, writeable=False):
     return a
 
 
-def _ptr(a):
-    return a.ctypes.data if a.size else None
+# An array's data pointer. a.ctypes.data and a.__array_interface__ cost
+# microseconds a call (a Python object or a dict built each time), more than
+# the C call at small n. numpy's C ABI puts the data pointer first after the
+# object header in every ndarray (PyArrayObject_fields.data), and CPython's
+# id() is the object's address: a c_void_p over that field (what ctypes
+# passes for a void * argument) costs a few hundred ns. Used only where the
+# probe below agrees with __array_interface__ on every kind of array;
+# otherwise (another implementation or layout) a.ctypes.data.
+_vp_at = ctypes.c_void_p.from_address
+_HEAD = object.__basicsize__
+
+
+def _data_probe():
+    if platform.python_implementation() != "CPython":
+        return False
+    try:
+        base = np.arange(64, dtype=np.float32)
+        ro = base[7:].copy()
+        ro.setflags(write=False)
+        for a in (base, base[3:], base[5:45].reshape(5, 8), base.view(np.uint16),
+                  np.empty((2, 3), np.float16), ro, np.empty(0, np.float32),
+                  np.frombuffer(bytearray(64), dtype=np.float32, offset=4, count=8)):
+            if _vp_at(id(a) + _HEAD).value != a.__array_interface__["data"][0]:
+                return False
+        return True
+    except Exception:  # pragma: no cover - any surprise: the slow, sure way
+        return False
+
+
+_DATA_AT_ID = _data_probe()
+
+
+def _data(a):
+    """a's data pointer as an int (tests; the ops use _ptr's c_void_p)."""
+    return _vp_at(id(a) + _HEAD).value if _DATA_AT_ID else a.ctypes.data
+
+
+if _DATA_AT_ID:
+
+    def _ptr(a):
+        return _vp_at(id(a) + _HEAD) if a.size else None
+
+else:  # pragma: no cover - not CPython, or a layout the probe did not find
+
+    def _ptr(a):
+        return a.ctypes.data if a.size else None
+
+
+# numpy's array flags (NPY_ARRAY_*, numpy's C ABI) the ops need, read in one
+# a.flags.num: x C-contiguous and aligned; out also writeable. Probed too.
+_CA = 0x0001 | 0x0100  # NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED
+_CAW = _CA | 0x0400  # | NPY_ARRAY_WRITEABLE
+
+
+def _flags_probe():
+    a = np.zeros((4, 4), np.float32)
+    ro = a.copy()
+    ro.setflags(write=False)
+    odd = np.frombuffer(bytearray(4 * 5), dtype=np.float32, offset=1, count=4)
+    return (
+        a.flags.num & _CAW == _CAW
+        and a[:, 0].flags.num & 0x0001 == 0
+        and ro.flags.num & _CAW == _CA
+        and odd.flags.num & 0x0100 == 0
+    )
+
+
+# The common call goes the inline way (no helper functions) only when both
+# probes agree; everything else, and every error, takes the checked path.
+_HOT = _DATA_AT_ID and _flags_probe()
 
 
 # The element types: how each is held in numpy. f16 is np.float16; bf16 has
@@ -565,6 +696,25 @@ _DTYPE_NAMES = {
     "f16": "f16", "float16": "f16", "half": "f16",
     "bf16": "bf16", "bfloat16": "bf16",
 }
+
+
+_F32, _F16, _U16 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.uint16)
+# the actk type of an array's own dtype (dtype=None); an ml_dtypes bfloat16
+# dtype is added when first seen (_type_of)
+_BY_DTYPE = {_F32: "f32", _F16: "f16"}
+# the dtypes an array of actk type t may have when dtype= names the type
+_STORAGE = {"f32": frozenset([_F32]), "f16": frozenset([_F16, _U16]), "bf16": frozenset([_U16])}
+
+
+def _is_bf16_dtype(dt):
+    if dt in _BY_DTYPE:
+        return _BY_DTYPE[dt] == "bf16"
+    if dt == _U16 or dt.itemsize != 2:
+        return False
+    if dt.name == "bfloat16":  # (dtype.name: microseconds; once per dtype)
+        _BY_DTYPE[dt] = "bf16"
+        return True
+    return False
 
 
 def _type_of(x, dtype, name="x"):
@@ -582,11 +732,11 @@ def _type_of(x, dtype, name="x"):
                 "dtype must be 'float32', 'float16' or 'bfloat16', got %r" % (dtype,)
             )
         return t
-    if x.dtype == np.float32:
+    if x.dtype == _F32:
         return "f32"
-    if x.dtype == np.float16:
+    if x.dtype == _F16:
         return "f16"
-    if x.dtype.name == "bfloat16":
+    if _is_bf16_dtype(x.dtype):
         return "bf16"
     if x.dtype == np.uint16:
         raise TypeError(
@@ -603,11 +753,11 @@ def _type_of(x, dtype, name="x"):
 def _storage(t, x):
     """The numpy dtypes that hold actk type t: x's own where it is one of them."""
     if t == "f32":
-        return (np.dtype(np.float32),)
+        return (_F32,)
     if t == "f16":
-        return (np.dtype(np.float16), np.dtype(np.uint16))
-    allowed = (np.dtype(np.uint16),)
-    if x.dtype.name == "bfloat16":
+        return (_F16, _U16)
+    allowed = (_U16,)
+    if _is_bf16_dtype(x.dtype):
         allowed += (x.dtype,)
     return allowed
 
@@ -635,9 +785,7 @@ def _out_for(x, out, t="f32"):
 
 
 def _tier(fast):
-    if not isinstance(fast, (bool, np.bool_)):
-        raise TypeError("fast must be True or False, got %r" % (fast,))
-    return "fast" if fast else "accurate"
+    return "fast" if _bool_arg(fast, "fast") else "accurate"
 
 
 # ---- ops ----------------------------------------------------------------------
@@ -653,8 +801,39 @@ _TYPES_DOC = (
 )
 
 
+# The common call takes a short way, checked inline in each op (one helper
+# function call was a sixth of the overhead, by callgrind's count): x a
+# non-empty ndarray (not a subclass) of a dtype in _BY_DTYPE (dtype=None) or
+# in _STORAGE[t] (dtype= a name of t as _DTYPE_NAMES spells it), C-contiguous
+# and aligned; out None, or an ndarray of x's very dtype object and of x's
+# shape, C-contiguous, aligned and writeable; a bias a non-empty ndarray of
+# x's very dtype object, C-contiguous and aligned; fast a bool; alpha a
+# float; pool None. Only attribute reads: no helper, no numpy
+# Python code (x.ctypes alone costs microseconds). The op then calls the same
+# C function with the same arguments as the checked path. The short way
+# accepts a subset of what the checked path accepts: anything else (a
+# subclass, out in another storage dtype, dtype= as a numpy dtype, an empty
+# array, a pool, every error) goes the checked path, which says what is
+# wrong. test_common_calls_make_no_python_calls holds both to it.
+_ndarray = np.ndarray
+_empty = np.empty
+
+
+def _fns(op):
+    """t -> (accurate C function, fast C function), to index by fast (a bool)."""
+    return {t: (_C[op, t, "accurate"], _C[op, t, "fast"]) for t in TYPES}
+
+
+def _failed(st, op, t, fast):
+    raise ActkError(st, _c_name(op, t, "fast" if fast else "accurate"))
+
+
 def _unary(op, doc):
-    def f(x, out=None, pool=None, fast=False, dtype=None):
+    fns = _fns(op)
+    ndarray, empty, by_dtype, names, storage = _ndarray, _empty, _BY_DTYPE, _DTYPE_NAMES, _STORAGE
+    vp_at, head, ca, caw, hot = _vp_at, _HEAD, _CA, _CAW, _HOT
+
+    def checked(x, out, pool, fast, dtype):
         t = _type_of(x, dtype)
         _typed(x, "x", t, x)
         tier = _tier(fast)
@@ -662,6 +841,37 @@ def _unary(op, doc):
         with _PoolUse(pool) as h:
             _check(_C[op, t, tier](h, _ptr(x), _ptr(y), x.size), _c_name(op, t, tier))
         return y
+
+    def f(x, out=None, pool=None, fast=False, dtype=None):
+        if pool is None and type(x) is ndarray and (fast is False or fast is True) and hot:
+            dt = x.dtype
+            if dtype is None:
+                t = by_dtype.get(dt)
+            elif type(dtype) is str:
+                t = names.get(dtype)
+                if t is not None and dt not in storage[t]:
+                    t = None
+            else:
+                t = None
+            if t is not None and x.flags.num & ca == ca:
+                n = x.size
+                if out is None:
+                    y = empty(x.shape, dt)
+                elif (
+                    type(out) is ndarray
+                    and out.dtype is dt
+                    and out.flags.num & caw == caw
+                    and (out is x or out.shape == x.shape)
+                ):
+                    y = out
+                else:
+                    n = 0
+                if n:
+                    st = fns[t][fast](None, vp_at(id(x) + head), vp_at(id(y) + head), n)
+                    if st:
+                        _failed(st, op, t, fast)
+                    return y
+        return checked(x, out, pool, fast, dtype)
 
     f.__name__ = f.__qualname__ = op
     f.__doc__ = "%s, elementwise (actk_%s_<type>[_fast]).\n\n%s" % (doc, op, _TYPES_DOC)
@@ -673,25 +883,79 @@ for _op, _doc in UNARY_OPS.items():
     globals()[_op] = _unary(_op, _doc)
 
 
-def swish(x, alpha=1.0, out=None, pool=None, fast=False, dtype=None):
-    """x * sigmoid(alpha x) (actk_swish_<type>[_fast]). alpha is rounded to a
-    C float first (the library takes a float). Otherwise as gelu()."""
-    t = _type_of(x, dtype)
-    _typed(x, "x", t, x)
-    tier = _tier(fast)
-    y = _out_for(x, out, t)
-    with _PoolUse(pool) as h:
-        _check(
-            _C["swish", t, tier](h, _ptr(x), _ptr(y), x.size, float(alpha)),
-            _c_name("swish", t, tier),
-        )
-    return y
+def _swish():
+    fns = _fns("swish")
+    ndarray, empty, by_dtype, names, storage = _ndarray, _empty, _BY_DTYPE, _DTYPE_NAMES, _STORAGE
+    vp_at, head, ca, caw, hot = _vp_at, _HEAD, _CA, _CAW, _HOT
+
+    def checked(x, alpha, out, pool, fast, dtype):
+        alpha = _real_arg(alpha, "alpha")
+        t = _type_of(x, dtype)
+        _typed(x, "x", t, x)
+        tier = _tier(fast)
+        y = _out_for(x, out, t)
+        with _PoolUse(pool) as h:
+            _check(
+                _C["swish", t, tier](h, _ptr(x), _ptr(y), x.size, alpha),
+                _c_name("swish", t, tier),
+            )
+        return y
+
+    def swish(x, alpha=1.0, out=None, pool=None, fast=False, dtype=None):
+        """x * sigmoid(alpha x) (actk_swish_<type>[_fast]). alpha: a real number
+        (int, float, a numpy integer or floating scalar; a str, bool or None is a
+        TypeError), rounded to a C float first (the library takes a float).
+        Otherwise as gelu()."""
+        if (
+            pool is None
+            and type(x) is ndarray
+            and type(alpha) is float
+            and (fast is False or fast is True)
+            and hot
+        ):
+            dt = x.dtype
+            if dtype is None:
+                t = by_dtype.get(dt)
+            elif type(dtype) is str:
+                t = names.get(dtype)
+                if t is not None and dt not in storage[t]:
+                    t = None
+            else:
+                t = None
+            if t is not None and x.flags.num & ca == ca:
+                n = x.size
+                if out is None:
+                    y = empty(x.shape, dt)
+                elif (
+                    type(out) is ndarray
+                    and out.dtype is dt
+                    and out.flags.num & caw == caw
+                    and (out is x or out.shape == x.shape)
+                ):
+                    y = out
+                else:
+                    n = 0
+                if n:
+                    st = fns[t][fast](None, vp_at(id(x) + head), vp_at(id(y) + head), n, alpha)
+                    if st:
+                        _failed(st, "swish", t, fast)
+                    return y
+        return checked(x, alpha, out, pool, fast, dtype)
+
+    return swish
+
+
+swish = _swish()
+swish.__qualname__ = "swish"
 
 
 def _bias(op):
     base = BIAS_OPS[op]
+    fns = _fns(op)
+    ndarray, empty, by_dtype, names, storage = _ndarray, _empty, _BY_DTYPE, _DTYPE_NAMES, _STORAGE
+    vp_at, head, ca, caw, hot = _vp_at, _HEAD, _CA, _CAW, _HOT
 
-    def f(x, bias, out=None, pool=None, fast=False, dtype=None):
+    def checked(x, bias, out, pool, fast, dtype):
         t = _type_of(x, dtype)
         _typed(x, "x", t, x)
         _typed(bias, "bias", t, x)
@@ -703,6 +967,51 @@ def _bias(op):
                 _c_name(op, t, tier),
             )
         return y
+
+    def f(x, bias, out=None, pool=None, fast=False, dtype=None):
+        if (
+            pool is None
+            and type(x) is ndarray
+            and type(bias) is ndarray
+            and (fast is False or fast is True)
+            and hot
+        ):
+            dt = x.dtype
+            if dtype is None:
+                t = by_dtype.get(dt)
+            elif type(dtype) is str:
+                t = names.get(dtype)
+                if t is not None and dt not in storage[t]:
+                    t = None
+            else:
+                t = None
+            if (
+                t is not None
+                and x.flags.num & ca == ca
+                and bias.dtype is dt
+                and bias.flags.num & ca == ca
+            ):
+                n, w = x.size, bias.size
+                if out is None:
+                    y = empty(x.shape, dt)
+                elif (
+                    type(out) is ndarray
+                    and out.dtype is dt
+                    and out.flags.num & caw == caw
+                    and (out is x or out.shape == x.shape)
+                ):
+                    y = out
+                else:
+                    n = 0
+                if n and w:
+                    st = fns[t][fast](
+                        None, vp_at(id(x) + head), vp_at(id(bias) + head), w,
+                        vp_at(id(y) + head), n,
+                    )
+                    if st:
+                        _failed(st, op, t, fast)
+                    return y
+        return checked(x, bias, out, pool, fast, dtype)
 
     f.__name__ = f.__qualname__ = op
     f.__doc__ = (
@@ -757,8 +1066,9 @@ def rope(
     makes them). positions: None (token s of every batch is at start + s) or
     an int64 [batch, seq] array. style: "split_half" (pairs j, j + rotary_dim/2)
     or "interleaved" (pairs 2j, 2j+1). rotary_dim: even, <= head_size, 0 means
-    head_size; channels past it are copied. out: None, x (in place) or a
-    float32 array of x's shape. A position outside [0, max_position) is
+    head_size; channels past it are copied. start, rotary_dim, heads: ints (int
+    or a numpy integer; a str, float, bool is a TypeError). out: None, x (in
+    place) or an array of x's shape and type. A position outside [0, max_position) is
     ActkError ACTK_ERR_OUT_OF_RANGE and nothing is written.
     """
     t = _type_of(x, dtype)
@@ -767,6 +1077,10 @@ def rope(
     _array(sin, "sin")
     lay = _enum(layout, Layout, "layout")
     sty = _enum(style, Style, "style")
+    start = _int_arg(start, "start", -(2**63), 2**63 - 1)
+    rotary_dim = _int_arg(rotary_dim, "rotary_dim")
+    if heads is not None:
+        heads = _int_arg(heads, "heads", 1)
     if x.ndim == 4:
         if heads is not None and heads != x.shape[2 if lay == Layout.BSHD else 1]:
             raise ValueError("heads=%r does not match x's shape %s" % (heads, x.shape))
@@ -776,8 +1090,8 @@ def rope(
             b, s, h, d = x.shape
     elif x.ndim == 3 and lay == Layout.BSHD and heads is not None:
         b, s, hd = x.shape
-        h = int(heads)
-        if h <= 0 or hd % h:
+        h = heads
+        if hd % h:
             raise ValueError("x's last dimension %d is not a multiple of heads=%r" % (hd, heads))
         d = hd // h
     else:
@@ -791,7 +1105,7 @@ def rope(
             "cos and sin must both be [max_position, rotary_dim/2]; got %s and %s"
             % (cos.shape, sin.shape)
         )
-    rd = int(rotary_dim) if rotary_dim else d
+    rd = rotary_dim if rotary_dim else d
     if rd % 2 == 0 and rd <= d and cos.shape[1] != rd // 2:
         raise ValueError(
             "cos/sin have %d columns, rotary_dim %d needs %d" % (cos.shape[1], rd, rd // 2)
@@ -806,13 +1120,10 @@ def rope(
     desc = _RopeDesc()  # as the header's inline actk_rope_desc_init: zeros, then
     desc.struct_size = ctypes.sizeof(_RopeDesc)
     desc.batch, desc.seq_len, desc.heads, desc.head_size = b, s, h, d
-    desc.rotary_dim = int(rotary_dim)
+    desc.rotary_dim = rotary_dim
     desc.layout = lay
     desc.style = sty
     desc.max_position = cos.shape[0]
-    start = int(start)
-    if not -(2**63) <= start < 2**63:
-        raise ValueError("start must fit in int64, got %d" % start)
     desc.position_start = start
     with _PoolUse(pool) as ph:
         st = _ROPE[t](
@@ -831,16 +1142,21 @@ def rope(
 def rope_cache(max_position, rotary_dim, theta=10000.0, cos_out=None, sin_out=None):
     """cos and sin caches [max_position, rotary_dim / 2] for angles
     p * theta^(-2j / rotary_dim), computed in double and rounded once
-    (actk_rope_cache_f32; theta 0 means 10000). Returns (cos, sin)."""
-    half = int(rotary_dim) // 2 if int(rotary_dim) > 0 else 0
-    shape = (int(max_position), half)
+    (actk_rope_cache_f32; theta 0 means 10000). max_position, rotary_dim: ints
+    (int or a numpy integer); theta: a real number (a str, bool or None is a
+    TypeError). Returns (cos, sin)."""
+    max_position = _int_arg(max_position, "max_position")
+    rotary_dim = _int_arg(rotary_dim, "rotary_dim")
+    theta = _real_arg(theta, "theta")
+    half = rotary_dim // 2
+    shape = (max_position, half)
     cos = np.empty(shape, np.float32) if cos_out is None else _array(cos_out, "cos_out", writeable=True)
     sin = np.empty(shape, np.float32) if sin_out is None else _array(sin_out, "sin_out", writeable=True)
     for name, a in (("cos_out", cos), ("sin_out", sin)):
         if a.size != shape[0] * shape[1]:
             raise ValueError("%s must hold %d x %d floats, has %d" % (name, shape[0], shape[1], a.size))
     _check(
-        _rope_cache(_ptr(cos), _ptr(sin), int(max_position), int(rotary_dim), float(theta)),
+        _rope_cache(_ptr(cos), _ptr(sin), max_position, rotary_dim, theta),
         "actk_rope_cache_f32",
     )
     return cos, sin

@@ -8,8 +8,10 @@ it: ulp(r) = 2^(max(floor(log2 |r|), -126) - 23). The bound is 2 ULP.
 Run from the repository root (CI: .ci/run python):
     ACTK_LIBRARY=build/libactk.so /usr/bin/python3 -m pytest -q python/tests
 """
+import fractions
 import math
 import os
+import sys
 import threading
 
 import numpy as np
@@ -416,7 +418,8 @@ def test_pool_object():
     assert q.closed
     d = actk.default_pool()
     assert d is actk.default_pool()
-    d.close()  # not ours to destroy: only the wrapper closes
+    d.close()  # not ours to destroy: a no-op
+    assert not d.closed and d.threads >= 1
     with pytest.raises(TypeError, match="threads"):
         actk.Pool(threads=1.5)
     with pytest.raises(ValueError, match="threads"):
@@ -444,6 +447,140 @@ def test_threads_share_a_pool(big):
         for t in ts:
             t.join()
     assert not errors
+
+
+def test_default_pool_survives_with_and_close():
+    # close() and leaving a with block are no-ops for default_pool(): the
+    # module hands out one wrapper, which must stay usable for the process
+    with actk.default_pool() as p:
+        want = fbits(actk.gelu(X[:100]))
+        assert np.array_equal(fbits(actk.gelu(X[:100], pool=p)), want)
+    assert not p.closed
+    p.close()
+    p.close()
+    d = actk.default_pool()
+    assert d is p and not d.closed
+    assert d.threads >= 1 and "default" in repr(d)
+    assert np.array_equal(fbits(actk.gelu(X[:100], pool=d)), want)
+    with d:
+        pass
+    assert np.array_equal(fbits(actk.gelu(X[:100], pool=actk.default_pool())), want)
+
+
+def test_pool_threads_and_repr_hold_the_pool(monkeypatch):
+    # A close() from another thread landing between the handle's lookup and
+    # actk_pool_threads must be refused (RuntimeError), never free the pool
+    # that call is about to use. The C function is wrapped to run that
+    # close() right there, in another thread, and to see what it was given.
+    real_threads, real_destroy = actk._pool_threads, actk._pool_destroy
+    destroyed, outcomes = set(), []
+
+    def destroy(h):
+        destroyed.add(h)
+        real_destroy(h)
+
+    def threads_with_a_close_in_between(h):
+        def try_close():
+            try:
+                p.close()
+                outcomes.append("closed")
+            except RuntimeError as e:
+                outcomes.append(str(e))
+
+        t = threading.Thread(target=try_close)
+        t.start()
+        t.join()
+        if h in destroyed:
+            return 0xDEAD  # the real call would read a freed pool
+        return real_threads(h)
+
+    monkeypatch.setattr(actk, "_pool_destroy", destroy)
+    monkeypatch.setattr(actk, "_pool_threads", threads_with_a_close_in_between)
+    for read in (lambda q: q.threads, repr):
+        p = actk.Pool(threads=2, spin_us=0)
+        outcomes.clear()
+        destroyed.clear()  # (a new pool may reuse a freed one's address)
+        got = read(p)
+        assert outcomes == ["actk.Pool.close: a call is using the pool"], outcomes
+        assert got != 0xDEAD and "57005" not in str(got), got
+        assert not p.closed
+        monkeypatch.setattr(actk, "_pool_threads", real_threads)
+        p.close()
+        assert p.closed
+        monkeypatch.setattr(actk, "_pool_threads", threads_with_a_close_in_between)
+
+
+def test_close_refused_while_in_use_and_documented():
+    p = actk.Pool(threads=2, spin_us=0)
+    p._enter_call()  # what an op in another thread holds during its C call
+    with pytest.raises(RuntimeError, match="a call is using the pool"):
+        p.close()
+    assert not p.closed
+    p._leave_call()
+    p.close()
+    assert p.closed
+    # close() neither waits nor blocks new calls, so calls back to back from
+    # other threads can keep it refused: said where users read about close()
+    doc = " ".join(actk.Pool.close.__doc__.split())
+    for phrase in ("RuntimeError", "back to back", "again and again", "join those threads"):
+        assert phrase in doc, phrase
+    readme = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")
+    with open(readme) as f:
+        threads_section = " ".join(f.read().split("## Threads", 1)[1].split("\n## ", 1)[0].split())
+    for phrase in ("RuntimeError", "back to back", "again and again", "join those threads"):
+        assert phrase in threads_section, phrase
+
+
+def test_close_racing_threads_and_repr():
+    # real threads: readers call .threads and repr() back to back while one
+    # thread closes; each read returns a value or raises the documented
+    # ValueError, and close() either succeeds or is refused with RuntimeError
+    # (readers stop after a bounded number of reads: back-to-back calls can
+    # keep a close() refused that long, as Pool.close says)
+    for _ in range(10):
+        p = actk.Pool(threads=2, spin_us=0)
+        n = p.threads
+        bad, stop = [], threading.Event()
+
+        def reader():
+            for _ in range(2000):
+                if stop.is_set():
+                    break
+                try:
+                    if p.threads != n:
+                        bad.append("threads changed")
+                    r = repr(p)
+                    if r not in ("<actk.Pool own, %d threads>" % n, "<actk.Pool closed>"):
+                        bad.append(r)
+                except ValueError as e:
+                    if "closed" not in str(e):
+                        bad.append(repr(e))
+                    break
+                except Exception as e:  # pragma: no cover - reported below
+                    bad.append(repr(e))
+                    break
+
+        def closer():
+            while True:
+                try:
+                    p.close()
+                    break
+                except RuntimeError as e:
+                    if "using the pool" not in str(e):
+                        bad.append(repr(e))
+                        break
+            stop.set()
+
+        ts = [threading.Thread(target=reader) for _ in range(3)]
+        ts.append(threading.Thread(target=closer))
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join(timeout=60)
+        stop.set()
+        assert not any(t.is_alive() for t in ts)
+        assert not bad, bad[:5]
+        assert p.closed
 
 
 # ---- bad input ------------------------------------------------------------------
@@ -534,6 +671,186 @@ def test_bias_errors():
         actk.bias_gelu(x, buf[:4], out=buf[2:14])
     assert e.value.name == "ACTK_ERR_OVERLAP"
     assert np.all(out == 7.0) and np.all(buf == 0.0)
+
+
+# values a numeric parameter must refuse: text, flags, nothing, containers
+NOT_REAL = ("1.5", b"1.5", None, True, np.bool_(True), 1.5j, np.array(1.5), [1.5])
+NOT_INT = ("8", b"8", None, True, np.bool_(False), 8.0, np.float32(8), np.array(8), [8])
+
+
+def test_real_parameters_are_real_numbers():
+    x = X[:16]
+    want = fbits(actk.swish(x, 1.5))
+    for ok in (np.float32(1.5), np.float64(1.5), fractions.Fraction(3, 2)):
+        assert np.array_equal(fbits(actk.swish(x, ok)), want), repr(ok)
+    two = fbits(actk.swish(x, 2.0))
+    for ok in (2, np.int32(2), np.int64(2), np.uint8(2)):
+        assert np.array_equal(fbits(actk.swish(x, ok)), two), repr(ok)
+    for t in (np.float16, np.float32):
+        for fast in (False, True):
+            for bad in NOT_REAL:
+                with pytest.raises(TypeError, match="alpha must be a real number"):
+                    actk.swish(x.astype(t), bad, fast=fast)
+    cos, _ = actk.rope_cache(8, 8, np.float32(500))
+    assert np.array_equal(cos, actk.rope_cache(8, 8, 500)[0])
+    for bad in NOT_REAL:
+        with pytest.raises(TypeError, match="theta must be a real number"):
+            actk.rope_cache(8, 8, bad)
+
+
+def test_integer_parameters_are_integers():
+    x = np.ones((1, 4, 2, 8), np.float32)
+    cos, sin = actk.rope_cache(np.int64(10), np.int32(8))
+    want = fbits(actk.rope(x, cos, sin, start=1, rotary_dim=4 * 2))
+    got = actk.rope(x, cos, sin, start=np.int64(1), rotary_dim=np.uint8(8))
+    assert np.array_equal(fbits(got), want)
+    x3 = x.reshape(1, 4, 16)
+    got = actk.rope(x3, cos, sin, start=1, heads=np.int64(2))
+    assert np.array_equal(fbits(got).ravel(), want.ravel())
+    calls = {
+        "max_position": lambda v: actk.rope_cache(v, 8),
+        "rotary_dim": lambda v: actk.rope_cache(8, v),
+        "start": lambda v: actk.rope(x, cos, sin, start=v),
+        "rope rotary_dim": lambda v: actk.rope(x, cos, sin, rotary_dim=v),
+        "heads": lambda v: actk.rope(x3, cos, sin, heads=v),
+        "threads": lambda v: actk.Pool(threads=v),
+        "spin_us": lambda v: actk.Pool(spin_us=v),
+        "spin_backoff_max": lambda v: actk.Pool(spin_backoff_max=v),
+        "isa": lambda v: actk.isa_supported(v),
+        "status": lambda v: actk.status_string(v),
+    }
+    for what, call in calls.items():
+        name = what.split()[-1]
+        for bad in NOT_INT:
+            if bad is None and name == "heads":
+                continue  # heads=None: the default (from x's shape)
+            if isinstance(bad, str) and name == "isa":
+                continue  # an isa by name: "8" is an unknown one (ValueError)
+            with pytest.raises(TypeError, match="%s must be a" % name):
+                call(bad)
+    for what, call in calls.items():
+        if what in ("start", "isa", "status", "heads"):
+            continue  # signed (start, isa, status) or checked against x (heads)
+        with pytest.raises(ValueError, match=what.split()[-1]):
+            call(-1)
+    with pytest.raises(ValueError, match="heads"):
+        actk.rope(x3, cos, sin, heads=-2)
+    with pytest.raises(ValueError, match="start"):
+        actk.rope(x, cos, sin, start=2**63)
+    for bad in (1, 0, "yes", None, 1.0):
+        with pytest.raises(TypeError, match="pin must be True or False"):
+            actk.Pool(threads=1, pin=bad)
+    with actk.Pool(threads=1, pin=np.bool_(False)) as p:
+        assert p.threads == 1
+
+
+# ---- per-call overhead ------------------------------------------------------------
+
+
+def _python_calls(fn, *args, **kw):
+    """The Python functions fn(*args, **kw) runs (fn itself first)."""
+    seen = []
+
+    def prof(frame, event, arg):
+        if event == "call":
+            seen.append(frame.f_code.co_name)
+
+    sys.setprofile(prof)
+    try:
+        fn(*args, **kw)
+    finally:
+        sys.setprofile(None)
+    return seen
+
+
+def test_common_calls_make_no_python_calls():
+    # the common call (a C-contiguous array of its type, out of its dtype and
+    # shape or None, no pool) checks everything inline: no helper functions,
+    # no numpy Python code (x.ctypes alone is microseconds); anything else
+    # takes the general path and its messages (the tests above)
+    if not actk._HOT:
+        pytest.skip("no short way here (not CPython, or numpy's layout not found)")
+    n = 16
+    f32 = np.linspace(-4, 4, n, dtype=np.float32)
+    cases = [(f32, {}), (f32.astype(np.float16), {}),
+             ((f32.view(np.uint32) >> 16).astype(np.uint16), {"dtype": "bfloat16"})]
+    for x, kw in cases:
+        y = np.empty_like(x)
+        for call in (
+            lambda: (actk.gelu, (x,), dict(kw, out=y)),
+            lambda: (actk.gelu, (x,), dict(kw, out=y, fast=True)),
+            lambda: (actk.tanh, (x,), dict(kw, out=x.copy())),
+            lambda: (actk.sigmoid, (x,), kw),
+            lambda: (actk.swish, (x, 1.5), dict(kw, out=y)),
+            lambda: (actk.bias_gelu, (x, x[:4].copy()), dict(kw, out=y)),
+        ):
+            fn, args, kws = call()
+            calls = _python_calls(fn, *args, **kws)
+            assert calls == [fn.__code__.co_name], (fn.__name__, x.dtype, sorted(kws), calls)
+            # and the same bits as the general path (a subclass goes there)
+            want = fn(args[0].view(_Sub), *args[1:], **dict(kws, out=None))
+            got = fn(*args, **dict(kws, out=None))
+            assert type(got) is np.ndarray and got.dtype == x.dtype and got.shape == x.shape
+            assert got.tobytes() == want.tobytes(), fn.__name__
+
+
+class _Sub(np.ndarray):
+    pass
+
+
+def test_short_way_edges():
+    # what the short way hands to the checked path still works or fails as before
+    x = np.linspace(-4, 4, 16, dtype=np.float32)
+    want = fbits(actk.gelu(x))
+    h = x.astype(np.float16)
+    hw = actk.gelu(h)
+    assert np.array_equal(actk.gelu(h, out=np.empty(16, np.uint16)), hw.view(np.uint16))
+    assert np.array_equal(actk.gelu(h.view(np.uint16), dtype="float16"), hw.view(np.uint16))
+    assert np.array_equal(actk.gelu(h.view(np.uint16), dtype=np.float16), hw.view(np.uint16))
+    assert np.array_equal(fbits(actk.gelu(x, dtype="F32".lower())), want)
+    meta = np.dtype(np.float32, metadata={"unit": "V"})
+    assert np.array_equal(fbits(actk.gelu(x.astype(meta))), want)
+    assert actk.gelu(np.full((), 0.5, np.float32)).shape == ()
+    y = actk.gelu(x.reshape(2, 8), out=np.empty((2, 8), np.float32))
+    assert np.array_equal(fbits(y).ravel(), want)
+    with pytest.raises(ValueError, match="out has shape"):
+        actk.gelu(x, out=np.empty((2, 8), np.float32))
+    with pytest.raises(TypeError, match="out must be float32"):
+        actk.gelu(x, out=np.empty(16, np.float16))
+    with pytest.raises(TypeError, match="bias must be float32"):
+        actk.bias_gelu(x, np.ones(4, np.float16))
+    with pytest.raises(ValueError, match="bias is not C-contiguous"):
+        actk.bias_gelu(x, np.ones(8, np.float32)[::2])
+    with pytest.raises(actk.ActkError) as e:
+        actk.bias_gelu(x, np.ones(5, np.float32))
+    assert e.value.name == "ACTK_ERR_WIDTH_MISMATCH" and e.value.function == "actk_bias_gelu_f32"
+    with pytest.raises(actk.ActkError) as e:
+        actk.bias_gelu(x, np.ones(0, np.float32))
+    assert e.value.name == "ACTK_ERR_ZERO_WIDTH"
+    buf = np.zeros(40, np.float16)
+    with pytest.raises(actk.ActkError) as e:
+        actk.gelu(buf[:16], out=buf[3:19], fast=True)
+    assert e.value.name == "ACTK_ERR_OVERLAP" and e.value.function == "actk_gelu_f16_fast"
+    with pytest.raises(actk.ActkError) as e:
+        actk.swish(buf[:16].view(np.uint16), 2.5, out=buf[1:17].view(np.uint16), dtype="bfloat16")
+    assert e.value.function == "actk_swish_bf16"
+    assert np.array_equal(fbits(actk.swish(x, 2)), fbits(actk.swish(x, 2.0)))
+    with actk.Pool(threads=2) as p:  # a pool: the checked path
+        assert np.array_equal(fbits(actk.gelu(x, pool=p)), want)
+
+
+def test_data_pointers():
+    # the binding reads an array's data pointer straight from the array
+    # (actk._data); it must be numpy's, for every kind of array
+    base = np.arange(64, dtype=np.float32)
+    arrays = [base, base[3:], base[5:45].reshape(5, 8), base.view(np.uint32),
+              np.empty((2, 3), np.float16), base.view(_Sub), np.empty(0, np.float32),
+              np.frombuffer(bytearray(64), dtype=np.float32, offset=4, count=8)]
+    ro = base.copy()
+    ro.setflags(write=False)
+    arrays.append(ro)
+    for a in arrays:
+        assert actk._data(a) == a.__array_interface__["data"][0], a
 
 
 # ---- RoPE ------------------------------------------------------------------------
