@@ -93,6 +93,35 @@ static void check_all_modes(void **state) {
   }
 }
 
+#if defined(__aarch64__)
+/* AArch64's other FPCR controls that change arithmetic: AHP (bit 26, the
+ * alternative half format FCVTL/FCVTN would use), DN (25, default NaNs) and
+ * FZ16 (19): set together, no result may change (actk clears AHP and DN, and
+ * FZ16 does not apply to its conversions). */
+static void check_fpcr_controls(void **state) {
+  (void)state;
+  fill();
+  const unsigned long long controls = (1ull << 26) | (1ull << 25) | (1ull << 19);
+  for (size_t o = 0; o < actk_catalog_size; o++) {
+    const actk_op_info *op = &actk_catalog[o];
+    const void *x = op->esize == 4 ? (const void *)g_x : (const void *)g_x16;
+    test_check(call(op, x, g_want) == ACTK_OK, "%s: status", op->function);
+    unsigned long long c;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(c));
+    __asm__ volatile("msr fpcr, %0" : : "r"(c | controls));
+    actk_status st = call(op, x, g_got);
+    __asm__ volatile("msr fpcr, %0" : : "r"(c));
+    test_check(st == ACTK_OK, "%s: status with FPCR.AHP, DN, FZ16", op->function);
+    for (int i = 0; i < N; i++)
+      test_check(!memcmp((const char *)g_want + i * op->esize, (const char *)g_got + i * op->esize,
+                         op->esize),
+                 "%s, FPCR.AHP, DN, FZ16 set, x bits 0x%x: got 0x%x, the default FPCR gave 0x%x",
+                 op->function, bits_at(x, i, op->esize), bits_at(g_got, i, op->esize),
+                 bits_at(g_want, i, op->esize));
+  }
+}
+#endif
+
 /* The same through a pool: the workers run with the environment actk set. */
 static void check_pool(void **state) {
   (void)state;
@@ -186,9 +215,14 @@ static void check_rope_cache(void **state) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(check_all_modes),
-                                     cmocka_unit_test(check_pool),
-                                     cmocka_unit_test(check_rope_cache)};
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(check_all_modes),
+    cmocka_unit_test(check_pool),
+#if defined(__aarch64__)
+    cmocka_unit_test(check_fpcr_controls),
+#endif
+    cmocka_unit_test(check_rope_cache)
+  };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
 #else
