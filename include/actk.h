@@ -289,6 +289,15 @@ ACTK_API actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, s
 ACTK_API actk_status actk_bias_gelu_f32(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_tanh_f32(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
+/* silu(gate) * up (Llama's MLP) */
+ACTK_API actk_status actk_swiglu_f32(actk_pool *pool, const float *gate, const float *up, float *y, size_t n);
+ACTK_API actk_status actk_swiglu_packed_f32(actk_pool *pool, const float *x, float *y, size_t rows, size_t d);
+/* gelu(gate) * up, exact GELU */
+ACTK_API actk_status actk_geglu_f32(actk_pool *pool, const float *gate, const float *up, float *y, size_t n);
+ACTK_API actk_status actk_geglu_packed_f32(actk_pool *pool, const float *x, float *y, size_t rows, size_t d);
+/* gelu_tanh(gate) * up (Gemma's MLP) */
+ACTK_API actk_status actk_geglu_tanh_f32(actk_pool *pool, const float *gate, const float *up, float *y, size_t n);
+ACTK_API actk_status actk_geglu_tanh_packed_f32(actk_pool *pool, const float *x, float *y, size_t rows, size_t d);
 
 /* f32, fast tier */
 /* erf(x) */
@@ -311,6 +320,15 @@ ACTK_API actk_status actk_swish_f32_fast(actk_pool *pool, const float *x, float 
 ACTK_API actk_status actk_bias_gelu_f32_fast(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_tanh_f32_fast(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
+/* silu(gate) * up (Llama's MLP) */
+ACTK_API actk_status actk_swiglu_f32_fast(actk_pool *pool, const float *gate, const float *up, float *y, size_t n);
+ACTK_API actk_status actk_swiglu_packed_f32_fast(actk_pool *pool, const float *x, float *y, size_t rows, size_t d);
+/* gelu(gate) * up, exact GELU */
+ACTK_API actk_status actk_geglu_f32_fast(actk_pool *pool, const float *gate, const float *up, float *y, size_t n);
+ACTK_API actk_status actk_geglu_packed_f32_fast(actk_pool *pool, const float *x, float *y, size_t rows, size_t d);
+/* gelu_tanh(gate) * up (Gemma's MLP) */
+ACTK_API actk_status actk_geglu_tanh_f32_fast(actk_pool *pool, const float *gate, const float *up, float *y, size_t n);
+ACTK_API actk_status actk_geglu_tanh_packed_f32_fast(actk_pool *pool, const float *x, float *y, size_t rows, size_t d);
 
 /* f16, accurate tier */
 /* erf(x) */
@@ -333,6 +351,15 @@ ACTK_API actk_status actk_swish_f16(actk_pool *pool, const actk_f16 *x, actk_f16
 ACTK_API actk_status actk_bias_gelu_f16(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_tanh_f16(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
+/* silu(gate) * up (Llama's MLP) */
+ACTK_API actk_status actk_swiglu_f16(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_swiglu_packed_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d);
+/* gelu(gate) * up, exact GELU */
+ACTK_API actk_status actk_geglu_f16(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_geglu_packed_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d);
+/* gelu_tanh(gate) * up (Gemma's MLP) */
+ACTK_API actk_status actk_geglu_tanh_f16(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_geglu_tanh_packed_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d);
 
 /* f16, fast tier */
 /* erf(x) */
@@ -355,6 +382,15 @@ ACTK_API actk_status actk_swish_f16_fast(actk_pool *pool, const actk_f16 *x, act
 ACTK_API actk_status actk_bias_gelu_f16_fast(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_tanh_f16_fast(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
+/* silu(gate) * up (Llama's MLP) */
+ACTK_API actk_status actk_swiglu_f16_fast(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_swiglu_packed_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d);
+/* gelu(gate) * up, exact GELU */
+ACTK_API actk_status actk_geglu_f16_fast(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_geglu_packed_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d);
+/* gelu_tanh(gate) * up (Gemma's MLP) */
+ACTK_API actk_status actk_geglu_tanh_f16_fast(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_geglu_tanh_packed_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d);
 
 /* bf16, accurate tier */
 /* erf(x) */
@@ -377,6 +413,15 @@ ACTK_API actk_status actk_swish_bf16(actk_pool *pool, const actk_bf16 *x, actk_b
 ACTK_API actk_status actk_bias_gelu_bf16(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_tanh_bf16(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
+/* silu(gate) * up (Llama's MLP) */
+ACTK_API actk_status actk_swiglu_bf16(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_swiglu_packed_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d);
+/* gelu(gate) * up, exact GELU */
+ACTK_API actk_status actk_geglu_bf16(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_geglu_packed_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d);
+/* gelu_tanh(gate) * up (Gemma's MLP) */
+ACTK_API actk_status actk_geglu_tanh_bf16(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_geglu_tanh_packed_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d);
 
 /* bf16, fast tier */
 /* erf(x) */
@@ -399,6 +444,15 @@ ACTK_API actk_status actk_swish_bf16_fast(actk_pool *pool, const actk_bf16 *x, a
 ACTK_API actk_status actk_bias_gelu_bf16_fast(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
+/* silu(gate) * up (Llama's MLP) */
+ACTK_API actk_status actk_swiglu_bf16_fast(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_swiglu_packed_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d);
+/* gelu(gate) * up, exact GELU */
+ACTK_API actk_status actk_geglu_bf16_fast(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_geglu_packed_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d);
+/* gelu_tanh(gate) * up (Gemma's MLP) */
+ACTK_API actk_status actk_geglu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_geglu_tanh_packed_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d);
 
 /* ---- END element-wise declarations ---- */
 /* clang-format on */
