@@ -165,6 +165,26 @@ ACTK_API actk_status actk_pool_create_host(actk_parallel_for_fn parallel_for, vo
  * swish with alpha = 1, quick_gelu with alpha = 1.702f (ONNX Runtime's
  * QuickGelu default). */
 
+/* ---- gated: y = activation(gate) * up ----
+ * swiglu (silu), geglu (exact gelu), geglu_tanh (gelu_tanh), every type and
+ * tier: y[i] = fl32(a * up[i]) with a the activation's f32 result of the same
+ * tier at gate[i] (accurate: actk_<activation>_f32 of the widened gate, in
+ * every type), narrowed once to the type: for f32 the bits of the unary call
+ * followed by a float multiply. 16-bit results are faithful to the exact
+ * product except where a is a subnormal float (|a| < 2^-126, gate far
+ * negative with |up| large): there the float's absolute error (2^-148, fast
+ * 2^-144) times |up| applies. NaNs: a NaN gate gives its NaN, else a NaN up
+ * its NaN, else inf * 0 the default NaN. y may equal gate or up; any other
+ * overlap with y is ACTK_ERR_OVERLAP (gate and up may overlap each other).
+ *
+ * <op>_packed(pool, x, y, rows, d): x is [rows][2d], the gate in each row's
+ * first d columns and up in the last d (vLLM's silu_and_mul layout), y is
+ * [rows][d]; the same bits as the plain call on each row's halves. y must not
+ * overlap x at all; rows * 2d past the address space is ACTK_ERR_TOO_LARGE;
+ * rows or d 0 is ACTK_OK and touches nothing. Chunks are whole rows. For the
+ * up-first layout (ggml's swapped form), call the plain form per row with
+ * gate = row + d, up = row. */
+
 /* ---- bias + activation, f32 ----
  * y[i] = g(x[i] + bias[i % width]) with the sum rounded to float first, so the
  * result is bit-identical to an add followed by actk_gelu_f32 (a NaN x or

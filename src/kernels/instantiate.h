@@ -161,10 +161,11 @@
     size_t i = 0;                                                                                  \
     if (ACTK_PAIR(type))                                                                           \
       for (; i + 2 * VLEN <= n; i += 2 * VLEN) {                                                   \
-        vf g0, g1, u0, u1;                                                                         \
+        vf g0, g1, u0, u1, p0, p1;                                                                 \
         ACTK_LOAD_PAIR(type, g + i, &g0, &g1);                                                     \
         ACTK_LOAD_PAIR(type, u + i, &u0, &u1); /* the same order as g's */                         \
-        ACTK_STORE_PAIR(type, y + i, gated_mul(fn(g0), u0), gated_mul(fn(g1), u1));                \
+        gated_mul2(fn(g0), u0, fn(g1), u1, &p0, &p1);                                              \
+        ACTK_STORE_PAIR(type, y + i, p0, p1);                                                      \
       }                                                                                            \
     for (; i + VLEN <= n; i += VLEN)                                                               \
       vf_store_##type##_q(y + i, gated_mul(fn(vf_load_##type(g + i)), vf_load_##type(u + i)));     \

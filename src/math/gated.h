@@ -14,15 +14,27 @@
 
 #include "vec_contract.h"
 
+/* p = a * up where p is NaN: the lanes by the rule above */
+ACTK_INLINE vf gated_nan(vf a, vf up, vf p) {
+  vf q = vf_select(vm_isnan(up), vf_add(up, up), vf_splat(__builtin_nanf("")));
+  q = vf_select(vm_isnan(a), a, q);
+  return vf_select(vm_isnan(p), q, p);
+}
+
 ACTK_INLINE vf gated_mul(vf a, vf up) {
   vf p = vf_mul(a, up);
-  vm nan = vm_isnan(p);
-  if (ACTK_UNLIKELY(vm_any(nan))) {
-    vf q = vf_select(vm_isnan(up), vf_add(up, up), vf_splat(__builtin_nanf("")));
-    q = vf_select(vm_isnan(a), a, q);
-    p = vf_select(nan, q, p);
-  }
+  if (ACTK_UNLIKELY(vm_any(vm_isnan(p)))) p = gated_nan(a, up, p);
   return p;
+}
+
+/* two vectors at once: one unordered compare tests both products */
+ACTK_INLINE void gated_mul2(vf a0, vf u0, vf a1, vf u1, vf *p0, vf *p1) {
+  *p0 = vf_mul(a0, u0);
+  *p1 = vf_mul(a1, u1);
+  if (ACTK_UNLIKELY(vm_any(vm_unord(*p0, *p1)))) {
+    *p0 = gated_nan(a0, u0, *p0);
+    *p1 = gated_nan(a1, u1, *p1);
+  }
 }
 
 #endif
