@@ -35,6 +35,9 @@ mod rope;
 pub use error::Error;
 pub use info::{isa_name, isa_reason, version, version_string};
 pub use pool::{Pool, PoolConfig};
+#[cfg(feature = "rayon")]
+#[doc(hidden)]
+pub use rayon_pool::rayon_parallel_fors;
 pub use rope::{rope, rope_cache, rope_inplace, Layout, Positions, Rope, Style};
 
 use error::status;

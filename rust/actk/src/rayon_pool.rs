@@ -2,12 +2,23 @@
 //! actk_pool_create_host, so a rayon program has one set of threads, not two.
 use std::os::raw::c_void;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::error::status;
 use crate::{sys, Error, Pool};
+
+/// How many parallel-fors the adapter has run: lets the tests assert that
+/// a large call reached rayon (a route that stayed serial would pass every
+/// bit test).
+static CALLS: AtomicUsize = AtomicUsize::new(0);
+
+#[doc(hidden)]
+pub fn rayon_parallel_fors() -> usize {
+    CALLS.load(Ordering::Relaxed)
+}
 
 /// What the callback reads: the rayon pool to run on (None: the current one,
 /// i.e. the global pool, or the pool of the rayon task that made the call).
@@ -36,6 +47,7 @@ unsafe extern "C" fn parallel_for(
         Some(f) => f,
         None => return,
     };
+    CALLS.fetch_add(1, Ordering::Relaxed);
     let data = Data(data);
     // one rayon task per chunk: actk already cut them to balance the threads
     let run = move || {
