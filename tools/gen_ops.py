@@ -550,7 +550,7 @@ def gen_rust_sys(t):
     for o, ti, ty in t.entries():
         c = rust_type(ty)[0]
         ps = ", ".join("%s: %s" % (n, v.replace("T", c)) for n, v in rust_shape(o)[0])
-        L.append("    /// %s" % o["doc"])
+        L.append("    /// `%s`" % o["doc"])
         L.append("    pub fn %s(pool: *mut actk_pool, %s) -> actk_status;" % (t.fn(o, ti, ty), ps))
     for ty in t.types:
         c = rust_type(ty)[0]
@@ -600,13 +600,13 @@ def gen_rust(t):
     L += ["", "impl<'p> Call<'p> {"]
     for o in t.ops:
         _, safe, chk, args, inplace = rust_shape(o)
-        L.append("    /// %s, for this call's tier and pool." % o["doc"])
+        L.append("    /// `%s`, for this call's tier and pool." % o["doc"])
         L.append("    pub fn %s<T: Element>(&self, %s) -> Result<(), Error> {" % (o["name"], safe))
         L.append("        %s" % chk)
         L.append("        status(unsafe { T::raw_%s(self.tier, self.pool, %s) })" % (o["name"], args))
         L.append("    }")
         if inplace:
-            L.append("    /// %s, in place, for this call's tier and pool." % o["doc"])
+            L.append("    /// `%s`, in place, for this call's tier and pool." % o["doc"])
             L.append("    pub fn %s_inplace<T: Element>(&self, %s) -> Result<(), Error> {" % (o["name"], inplace[0]))
             L.append("        let p = xy.as_mut_ptr();")
             L.append("        status(unsafe { T::raw_%s(self.tier, self.pool, %s) })" % (o["name"], inplace[1]))
@@ -615,11 +615,11 @@ def gen_rust(t):
     for o in t.ops:
         _, safe, _, _, inplace = rust_shape(o)
         names = lambda s: ", ".join(a.split(":")[0] for a in s.split(", "))
-        L += ["", "/// %s: accurate tier, on the calling thread ([`Call`] picks a tier and a pool)." % o["doc"],
+        L += ["", "/// `%s`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool)." % o["doc"],
               "pub fn %s<T: Element>(%s) -> Result<(), Error> {" % (o["name"], safe),
               "    Call::new().%s(%s)" % (o["name"], names(safe)), "}"]
         if inplace:
-            L += ["/// %s, in place: accurate tier, on the calling thread." % o["doc"],
+            L += ["/// `%s`, in place: accurate tier, on the calling thread." % o["doc"],
                   "pub fn %s_inplace<T: Element>(%s) -> Result<(), Error> {" % (o["name"], inplace[0]),
                   "    Call::new().%s_inplace(%s)" % (o["name"], names(inplace[0])), "}"]
     L += ["", "/// Every element-wise op, by shape (the tests check they cover them all).",

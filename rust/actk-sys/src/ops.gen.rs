@@ -2,125 +2,125 @@
 // The element-wise entry points and RoPE's (include/actk.h).
 
 extern "C" {
-    /// erf(x)
+    /// `erf(x)`
     pub fn actk_erf_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
-    /// erf(x)
+    /// `erf(x)`
     pub fn actk_erf_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
-    /// erf(x)
+    /// `erf(x)`
     pub fn actk_erf_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// erf(x)
+    /// `erf(x)`
     pub fn actk_erf_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
-    /// erf(x)
+    /// `erf(x)`
     pub fn actk_erf_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
-    /// erf(x)
+    /// `erf(x)`
     pub fn actk_erf_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// tanh(x)
+    /// `tanh(x)`
     pub fn actk_tanh_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
-    /// tanh(x)
+    /// `tanh(x)`
     pub fn actk_tanh_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
-    /// tanh(x)
+    /// `tanh(x)`
     pub fn actk_tanh_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// tanh(x)
+    /// `tanh(x)`
     pub fn actk_tanh_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
-    /// tanh(x)
+    /// `tanh(x)`
     pub fn actk_tanh_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
-    /// tanh(x)
+    /// `tanh(x)`
     pub fn actk_tanh_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// 1 / (1 + e^-x)
+    /// `1 / (1 + e^-x)`
     pub fn actk_sigmoid_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
-    /// 1 / (1 + e^-x)
+    /// `1 / (1 + e^-x)`
     pub fn actk_sigmoid_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
-    /// 1 / (1 + e^-x)
+    /// `1 / (1 + e^-x)`
     pub fn actk_sigmoid_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// 1 / (1 + e^-x)
+    /// `1 / (1 + e^-x)`
     pub fn actk_sigmoid_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
-    /// 1 / (1 + e^-x)
+    /// `1 / (1 + e^-x)`
     pub fn actk_sigmoid_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
-    /// 1 / (1 + e^-x)
+    /// `1 / (1 + e^-x)`
     pub fn actk_sigmoid_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// x * sigmoid(x): swish with alpha = 1
+    /// `x * sigmoid(x): swish with alpha = 1`
     pub fn actk_silu_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
-    /// x * sigmoid(x): swish with alpha = 1
+    /// `x * sigmoid(x): swish with alpha = 1`
     pub fn actk_silu_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
-    /// x * sigmoid(x): swish with alpha = 1
+    /// `x * sigmoid(x): swish with alpha = 1`
     pub fn actk_silu_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// x * sigmoid(x): swish with alpha = 1
+    /// `x * sigmoid(x): swish with alpha = 1`
     pub fn actk_silu_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
-    /// x * sigmoid(x): swish with alpha = 1
+    /// `x * sigmoid(x): swish with alpha = 1`
     pub fn actk_silu_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
-    /// x * sigmoid(x): swish with alpha = 1
+    /// `x * sigmoid(x): swish with alpha = 1`
     pub fn actk_silu_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)
+    /// `x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)`
     pub fn actk_quick_gelu_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
-    /// x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)
+    /// `x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)`
     pub fn actk_quick_gelu_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
-    /// x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)
+    /// `x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)`
     pub fn actk_quick_gelu_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)
+    /// `x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)`
     pub fn actk_quick_gelu_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
-    /// x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)
+    /// `x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)`
     pub fn actk_quick_gelu_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
-    /// x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)
+    /// `x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)`
     pub fn actk_quick_gelu_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)
+    /// `0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)`
     pub fn actk_gelu_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
-    /// 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)
+    /// `0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)`
     pub fn actk_gelu_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
-    /// 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)
+    /// `0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)`
     pub fn actk_gelu_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)
+    /// `0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)`
     pub fn actk_gelu_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
-    /// 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)
+    /// `0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)`
     pub fn actk_gelu_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
-    /// 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)
+    /// `0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)`
     pub fn actk_gelu_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    /// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`
     pub fn actk_gelu_tanh_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
-    /// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    /// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`
     pub fn actk_gelu_tanh_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
-    /// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    /// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`
     pub fn actk_gelu_tanh_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    /// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`
     pub fn actk_gelu_tanh_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
-    /// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    /// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`
     pub fn actk_gelu_tanh_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
-    /// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    /// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`
     pub fn actk_gelu_tanh_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// x * sigmoid(alpha x), alpha x formed exactly
+    /// `x * sigmoid(alpha x), alpha x formed exactly`
     pub fn actk_swish_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize, alpha: f32) -> actk_status;
-    /// x * sigmoid(alpha x), alpha x formed exactly
+    /// `x * sigmoid(alpha x), alpha x formed exactly`
     pub fn actk_swish_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize, alpha: f32) -> actk_status;
-    /// x * sigmoid(alpha x), alpha x formed exactly
+    /// `x * sigmoid(alpha x), alpha x formed exactly`
     pub fn actk_swish_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize, alpha: f32) -> actk_status;
-    /// x * sigmoid(alpha x), alpha x formed exactly
+    /// `x * sigmoid(alpha x), alpha x formed exactly`
     pub fn actk_swish_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize, alpha: f32) -> actk_status;
-    /// x * sigmoid(alpha x), alpha x formed exactly
+    /// `x * sigmoid(alpha x), alpha x formed exactly`
     pub fn actk_swish_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize, alpha: f32) -> actk_status;
-    /// x * sigmoid(alpha x), alpha x formed exactly
+    /// `x * sigmoid(alpha x), alpha x formed exactly`
     pub fn actk_swish_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize, alpha: f32) -> actk_status;
-    /// gelu(x[i] + bias[i mod width])
+    /// `gelu(x[i] + bias[i mod width])`
     pub fn actk_bias_gelu_f32(pool: *mut actk_pool, x: *const f32, bias: *const f32, width: usize, y: *mut f32, n: usize) -> actk_status;
-    /// gelu(x[i] + bias[i mod width])
+    /// `gelu(x[i] + bias[i mod width])`
     pub fn actk_bias_gelu_f16(pool: *mut actk_pool, x: *const actk_f16, bias: *const actk_f16, width: usize, y: *mut actk_f16, n: usize) -> actk_status;
-    /// gelu(x[i] + bias[i mod width])
+    /// `gelu(x[i] + bias[i mod width])`
     pub fn actk_bias_gelu_bf16(pool: *mut actk_pool, x: *const actk_bf16, bias: *const actk_bf16, width: usize, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// gelu(x[i] + bias[i mod width])
+    /// `gelu(x[i] + bias[i mod width])`
     pub fn actk_bias_gelu_f32_fast(pool: *mut actk_pool, x: *const f32, bias: *const f32, width: usize, y: *mut f32, n: usize) -> actk_status;
-    /// gelu(x[i] + bias[i mod width])
+    /// `gelu(x[i] + bias[i mod width])`
     pub fn actk_bias_gelu_f16_fast(pool: *mut actk_pool, x: *const actk_f16, bias: *const actk_f16, width: usize, y: *mut actk_f16, n: usize) -> actk_status;
-    /// gelu(x[i] + bias[i mod width])
+    /// `gelu(x[i] + bias[i mod width])`
     pub fn actk_bias_gelu_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, bias: *const actk_bf16, width: usize, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// gelu_tanh(x[i] + bias[i mod width])
+    /// `gelu_tanh(x[i] + bias[i mod width])`
     pub fn actk_bias_gelu_tanh_f32(pool: *mut actk_pool, x: *const f32, bias: *const f32, width: usize, y: *mut f32, n: usize) -> actk_status;
-    /// gelu_tanh(x[i] + bias[i mod width])
+    /// `gelu_tanh(x[i] + bias[i mod width])`
     pub fn actk_bias_gelu_tanh_f16(pool: *mut actk_pool, x: *const actk_f16, bias: *const actk_f16, width: usize, y: *mut actk_f16, n: usize) -> actk_status;
-    /// gelu_tanh(x[i] + bias[i mod width])
+    /// `gelu_tanh(x[i] + bias[i mod width])`
     pub fn actk_bias_gelu_tanh_bf16(pool: *mut actk_pool, x: *const actk_bf16, bias: *const actk_bf16, width: usize, y: *mut actk_bf16, n: usize) -> actk_status;
-    /// gelu_tanh(x[i] + bias[i mod width])
+    /// `gelu_tanh(x[i] + bias[i mod width])`
     pub fn actk_bias_gelu_tanh_f32_fast(pool: *mut actk_pool, x: *const f32, bias: *const f32, width: usize, y: *mut f32, n: usize) -> actk_status;
-    /// gelu_tanh(x[i] + bias[i mod width])
+    /// `gelu_tanh(x[i] + bias[i mod width])`
     pub fn actk_bias_gelu_tanh_f16_fast(pool: *mut actk_pool, x: *const actk_f16, bias: *const actk_f16, width: usize, y: *mut actk_f16, n: usize) -> actk_status;
-    /// gelu_tanh(x[i] + bias[i mod width])
+    /// `gelu_tanh(x[i] + bias[i mod width])`
     pub fn actk_bias_gelu_tanh_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, bias: *const actk_bf16, width: usize, y: *mut actk_bf16, n: usize) -> actk_status;
     pub fn actk_rope_f32(pool: *mut actk_pool, desc: *const actk_rope_desc, x: *const f32, position_ids: *const i64, cos_cache: *const f32, sin_cache: *const f32, y: *mut f32) -> actk_status;
     pub fn actk_rope_f16(pool: *mut actk_pool, desc: *const actk_rope_desc, x: *const actk_f16, position_ids: *const i64, cos_cache: *const f32, sin_cache: *const f32, y: *mut actk_f16) -> actk_status;

@@ -317,194 +317,194 @@ impl Element for half::bf16 {
 }
 
 impl<'p> Call<'p> {
-    /// erf(x), for this call's tier and pool.
+    /// `erf(x)`, for this call's tier and pool.
     pub fn erf<T: Element>(&self, x: &[T], y: &mut [T]) -> Result<(), Error> {
         check::same_len(x.len(), y.len())?;
         status(unsafe { T::raw_erf(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), y.len()) })
     }
-    /// erf(x), in place, for this call's tier and pool.
+    /// `erf(x)`, in place, for this call's tier and pool.
     pub fn erf_inplace<T: Element>(&self, xy: &mut [T]) -> Result<(), Error> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_erf(self.tier, self.pool, p, p, xy.len()) })
     }
-    /// tanh(x), for this call's tier and pool.
+    /// `tanh(x)`, for this call's tier and pool.
     pub fn tanh<T: Element>(&self, x: &[T], y: &mut [T]) -> Result<(), Error> {
         check::same_len(x.len(), y.len())?;
         status(unsafe { T::raw_tanh(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), y.len()) })
     }
-    /// tanh(x), in place, for this call's tier and pool.
+    /// `tanh(x)`, in place, for this call's tier and pool.
     pub fn tanh_inplace<T: Element>(&self, xy: &mut [T]) -> Result<(), Error> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_tanh(self.tier, self.pool, p, p, xy.len()) })
     }
-    /// 1 / (1 + e^-x), for this call's tier and pool.
+    /// `1 / (1 + e^-x)`, for this call's tier and pool.
     pub fn sigmoid<T: Element>(&self, x: &[T], y: &mut [T]) -> Result<(), Error> {
         check::same_len(x.len(), y.len())?;
         status(unsafe { T::raw_sigmoid(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), y.len()) })
     }
-    /// 1 / (1 + e^-x), in place, for this call's tier and pool.
+    /// `1 / (1 + e^-x)`, in place, for this call's tier and pool.
     pub fn sigmoid_inplace<T: Element>(&self, xy: &mut [T]) -> Result<(), Error> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_sigmoid(self.tier, self.pool, p, p, xy.len()) })
     }
-    /// x * sigmoid(x): swish with alpha = 1, for this call's tier and pool.
+    /// `x * sigmoid(x): swish with alpha = 1`, for this call's tier and pool.
     pub fn silu<T: Element>(&self, x: &[T], y: &mut [T]) -> Result<(), Error> {
         check::same_len(x.len(), y.len())?;
         status(unsafe { T::raw_silu(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), y.len()) })
     }
-    /// x * sigmoid(x): swish with alpha = 1, in place, for this call's tier and pool.
+    /// `x * sigmoid(x): swish with alpha = 1`, in place, for this call's tier and pool.
     pub fn silu_inplace<T: Element>(&self, xy: &mut [T]) -> Result<(), Error> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_silu(self.tier, self.pool, p, p, xy.len()) })
     }
-    /// x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu), for this call's tier and pool.
+    /// `x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)`, for this call's tier and pool.
     pub fn quick_gelu<T: Element>(&self, x: &[T], y: &mut [T]) -> Result<(), Error> {
         check::same_len(x.len(), y.len())?;
         status(unsafe { T::raw_quick_gelu(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), y.len()) })
     }
-    /// x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu), in place, for this call's tier and pool.
+    /// `x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)`, in place, for this call's tier and pool.
     pub fn quick_gelu_inplace<T: Element>(&self, xy: &mut [T]) -> Result<(), Error> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_quick_gelu(self.tier, self.pool, p, p, xy.len()) })
     }
-    /// 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2), for this call's tier and pool.
+    /// `0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)`, for this call's tier and pool.
     pub fn gelu<T: Element>(&self, x: &[T], y: &mut [T]) -> Result<(), Error> {
         check::same_len(x.len(), y.len())?;
         status(unsafe { T::raw_gelu(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), y.len()) })
     }
-    /// 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2), in place, for this call's tier and pool.
+    /// `0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)`, in place, for this call's tier and pool.
     pub fn gelu_inplace<T: Element>(&self, xy: &mut [T]) -> Result<(), Error> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_gelu(self.tier, self.pool, p, p, xy.len()) })
     }
-    /// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), for this call's tier and pool.
+    /// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`, for this call's tier and pool.
     pub fn gelu_tanh<T: Element>(&self, x: &[T], y: &mut [T]) -> Result<(), Error> {
         check::same_len(x.len(), y.len())?;
         status(unsafe { T::raw_gelu_tanh(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), y.len()) })
     }
-    /// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), in place, for this call's tier and pool.
+    /// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`, in place, for this call's tier and pool.
     pub fn gelu_tanh_inplace<T: Element>(&self, xy: &mut [T]) -> Result<(), Error> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_gelu_tanh(self.tier, self.pool, p, p, xy.len()) })
     }
-    /// x * sigmoid(alpha x), alpha x formed exactly, for this call's tier and pool.
+    /// `x * sigmoid(alpha x), alpha x formed exactly`, for this call's tier and pool.
     pub fn swish<T: Element>(&self, x: &[T], y: &mut [T], alpha: f32) -> Result<(), Error> {
         check::same_len(x.len(), y.len())?;
         status(unsafe { T::raw_swish(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), y.len(), alpha) })
     }
-    /// x * sigmoid(alpha x), alpha x formed exactly, in place, for this call's tier and pool.
+    /// `x * sigmoid(alpha x), alpha x formed exactly`, in place, for this call's tier and pool.
     pub fn swish_inplace<T: Element>(&self, xy: &mut [T], alpha: f32) -> Result<(), Error> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_swish(self.tier, self.pool, p, p, xy.len(), alpha) })
     }
-    /// gelu(x[i] + bias[i mod width]), for this call's tier and pool.
+    /// `gelu(x[i] + bias[i mod width])`, for this call's tier and pool.
     pub fn bias_gelu<T: Element>(&self, x: &[T], bias: &[T], y: &mut [T]) -> Result<(), Error> {
         check::same_len(x.len(), y.len())?;
         status(unsafe { T::raw_bias_gelu(self.tier, self.pool, x.as_ptr(), bias.as_ptr(), bias.len(), y.as_mut_ptr(), y.len()) })
     }
-    /// gelu(x[i] + bias[i mod width]), in place, for this call's tier and pool.
+    /// `gelu(x[i] + bias[i mod width])`, in place, for this call's tier and pool.
     pub fn bias_gelu_inplace<T: Element>(&self, xy: &mut [T], bias: &[T]) -> Result<(), Error> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_bias_gelu(self.tier, self.pool, p, bias.as_ptr(), bias.len(), p, xy.len()) })
     }
-    /// gelu_tanh(x[i] + bias[i mod width]), for this call's tier and pool.
+    /// `gelu_tanh(x[i] + bias[i mod width])`, for this call's tier and pool.
     pub fn bias_gelu_tanh<T: Element>(&self, x: &[T], bias: &[T], y: &mut [T]) -> Result<(), Error> {
         check::same_len(x.len(), y.len())?;
         status(unsafe { T::raw_bias_gelu_tanh(self.tier, self.pool, x.as_ptr(), bias.as_ptr(), bias.len(), y.as_mut_ptr(), y.len()) })
     }
-    /// gelu_tanh(x[i] + bias[i mod width]), in place, for this call's tier and pool.
+    /// `gelu_tanh(x[i] + bias[i mod width])`, in place, for this call's tier and pool.
     pub fn bias_gelu_tanh_inplace<T: Element>(&self, xy: &mut [T], bias: &[T]) -> Result<(), Error> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_bias_gelu_tanh(self.tier, self.pool, p, bias.as_ptr(), bias.len(), p, xy.len()) })
     }
 }
 
-/// erf(x): accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+/// `erf(x)`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
 pub fn erf<T: Element>(x: &[T], y: &mut [T]) -> Result<(), Error> {
     Call::new().erf(x, y)
 }
-/// erf(x), in place: accurate tier, on the calling thread.
+/// `erf(x)`, in place: accurate tier, on the calling thread.
 pub fn erf_inplace<T: Element>(xy: &mut [T]) -> Result<(), Error> {
     Call::new().erf_inplace(xy)
 }
 
-/// tanh(x): accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+/// `tanh(x)`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
 pub fn tanh<T: Element>(x: &[T], y: &mut [T]) -> Result<(), Error> {
     Call::new().tanh(x, y)
 }
-/// tanh(x), in place: accurate tier, on the calling thread.
+/// `tanh(x)`, in place: accurate tier, on the calling thread.
 pub fn tanh_inplace<T: Element>(xy: &mut [T]) -> Result<(), Error> {
     Call::new().tanh_inplace(xy)
 }
 
-/// 1 / (1 + e^-x): accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+/// `1 / (1 + e^-x)`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
 pub fn sigmoid<T: Element>(x: &[T], y: &mut [T]) -> Result<(), Error> {
     Call::new().sigmoid(x, y)
 }
-/// 1 / (1 + e^-x), in place: accurate tier, on the calling thread.
+/// `1 / (1 + e^-x)`, in place: accurate tier, on the calling thread.
 pub fn sigmoid_inplace<T: Element>(xy: &mut [T]) -> Result<(), Error> {
     Call::new().sigmoid_inplace(xy)
 }
 
-/// x * sigmoid(x): swish with alpha = 1: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+/// `x * sigmoid(x): swish with alpha = 1`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
 pub fn silu<T: Element>(x: &[T], y: &mut [T]) -> Result<(), Error> {
     Call::new().silu(x, y)
 }
-/// x * sigmoid(x): swish with alpha = 1, in place: accurate tier, on the calling thread.
+/// `x * sigmoid(x): swish with alpha = 1`, in place: accurate tier, on the calling thread.
 pub fn silu_inplace<T: Element>(xy: &mut [T]) -> Result<(), Error> {
     Call::new().silu_inplace(xy)
 }
 
-/// x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu): accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+/// `x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
 pub fn quick_gelu<T: Element>(x: &[T], y: &mut [T]) -> Result<(), Error> {
     Call::new().quick_gelu(x, y)
 }
-/// x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu), in place: accurate tier, on the calling thread.
+/// `x * sigmoid(1.702 x): swish with alpha = 1.702 (ONNX Runtime QuickGelu)`, in place: accurate tier, on the calling thread.
 pub fn quick_gelu_inplace<T: Element>(xy: &mut [T]) -> Result<(), Error> {
     Call::new().quick_gelu_inplace(xy)
 }
 
-/// 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2): accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+/// `0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
 pub fn gelu<T: Element>(x: &[T], y: &mut [T]) -> Result<(), Error> {
     Call::new().gelu(x, y)
 }
-/// 0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2), in place: accurate tier, on the calling thread.
+/// `0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)`, in place: accurate tier, on the calling thread.
 pub fn gelu_inplace<T: Element>(xy: &mut [T]) -> Result<(), Error> {
     Call::new().gelu_inplace(xy)
 }
 
-/// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))): accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+/// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
 pub fn gelu_tanh<T: Element>(x: &[T], y: &mut [T]) -> Result<(), Error> {
     Call::new().gelu_tanh(x, y)
 }
-/// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), in place: accurate tier, on the calling thread.
+/// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`, in place: accurate tier, on the calling thread.
 pub fn gelu_tanh_inplace<T: Element>(xy: &mut [T]) -> Result<(), Error> {
     Call::new().gelu_tanh_inplace(xy)
 }
 
-/// x * sigmoid(alpha x), alpha x formed exactly: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+/// `x * sigmoid(alpha x), alpha x formed exactly`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
 pub fn swish<T: Element>(x: &[T], y: &mut [T], alpha: f32) -> Result<(), Error> {
     Call::new().swish(x, y, alpha)
 }
-/// x * sigmoid(alpha x), alpha x formed exactly, in place: accurate tier, on the calling thread.
+/// `x * sigmoid(alpha x), alpha x formed exactly`, in place: accurate tier, on the calling thread.
 pub fn swish_inplace<T: Element>(xy: &mut [T], alpha: f32) -> Result<(), Error> {
     Call::new().swish_inplace(xy, alpha)
 }
 
-/// gelu(x[i] + bias[i mod width]): accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+/// `gelu(x[i] + bias[i mod width])`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
 pub fn bias_gelu<T: Element>(x: &[T], bias: &[T], y: &mut [T]) -> Result<(), Error> {
     Call::new().bias_gelu(x, bias, y)
 }
-/// gelu(x[i] + bias[i mod width]), in place: accurate tier, on the calling thread.
+/// `gelu(x[i] + bias[i mod width])`, in place: accurate tier, on the calling thread.
 pub fn bias_gelu_inplace<T: Element>(xy: &mut [T], bias: &[T]) -> Result<(), Error> {
     Call::new().bias_gelu_inplace(xy, bias)
 }
 
-/// gelu_tanh(x[i] + bias[i mod width]): accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+/// `gelu_tanh(x[i] + bias[i mod width])`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
 pub fn bias_gelu_tanh<T: Element>(x: &[T], bias: &[T], y: &mut [T]) -> Result<(), Error> {
     Call::new().bias_gelu_tanh(x, bias, y)
 }
-/// gelu_tanh(x[i] + bias[i mod width]), in place: accurate tier, on the calling thread.
+/// `gelu_tanh(x[i] + bias[i mod width])`, in place: accurate tier, on the calling thread.
 pub fn bias_gelu_tanh_inplace<T: Element>(xy: &mut [T], bias: &[T]) -> Result<(), Error> {
     Call::new().bias_gelu_tanh_inplace(xy, bias)
 }

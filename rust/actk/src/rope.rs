@@ -6,10 +6,10 @@ use crate::{sys, Call, Element, Error};
 /// Memory layout of x and y.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Layout {
-    /// x[b][s][h][d], also [B, S, H*D]
+    /// `x[b][s][h][d]`, also `[B, S, H*D]`
     #[default]
     Bshd,
-    /// x[b][h][s][d]
+    /// `x[b][h][s][d]`
     Bhsd,
 }
 
@@ -38,7 +38,7 @@ pub struct Rope {
     pub max_position: usize,
 }
 
-/// Each token's position: `start + s`, or one id per token ([batch][seq_len]).
+/// Each token's position: `start + s`, or one id per token (`[batch][seq_len]`).
 #[derive(Clone, Copy, Debug)]
 pub enum Positions<'a> {
     Start(i64),
