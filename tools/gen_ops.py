@@ -589,6 +589,135 @@ def gen_readme(t, text):
     return "\n".join(out)
 
 
+# ---- rust/actk-sys/src/ops.gen.rs, rust/actk/src/ops.gen.rs ----------------
+# Per shape: the C parameters after pool (T the element type, P the param's
+# name), the safe call's parameters, the checks in Rust, the raw call's
+# arguments, and its in-place form (None: none). A new shape is one row;
+# gen_rust_* stop on a shape without one.
+RUST_SHAPES = {
+    "unary": ([("x", "*const T"), ("y", "*mut T"), ("n", "usize")],
+              "x: &[T], y: &mut [T]", "check::same_len(x.len(), y.len())?;",
+              "x.as_ptr(), y.as_mut_ptr(), y.len()", ("xy: &mut [T]", "p, p, xy.len()")),
+    "param": ([("x", "*const T"), ("y", "*mut T"), ("n", "usize"), ("P", "f32")],
+              "x: &[T], y: &mut [T], P: f32", "check::same_len(x.len(), y.len())?;",
+              "x.as_ptr(), y.as_mut_ptr(), y.len(), P", ("xy: &mut [T], P: f32", "p, p, xy.len(), P")),
+    "bias": ([("x", "*const T"), ("bias", "*const T"), ("width", "usize"), ("y", "*mut T"), ("n", "usize")],
+             "x: &[T], bias: &[T], y: &mut [T]", "check::same_len(x.len(), y.len())?;",
+             "x.as_ptr(), bias.as_ptr(), bias.len(), y.as_mut_ptr(), y.len()",
+             ("xy: &mut [T], bias: &[T]", "p, bias.as_ptr(), bias.len(), p, xy.len()")),
+    "gated": ([("gate", "*const T"), ("up", "*const T"), ("y", "*mut T"), ("n", "usize")],
+              "gate: &[T], up: &[T], y: &mut [T]",
+              "check::same_len(gate.len(), y.len())?; check::same_len(up.len(), y.len())?;",
+              "gate.as_ptr(), up.as_ptr(), y.as_mut_ptr(), y.len()", None),
+    "packed": ([("x", "*const T"), ("y", "*mut T"), ("rows", "usize"), ("d", "usize")],
+               "x: &[T], y: &mut [T], d: usize", "let rows = check::packed_rows(x.len(), y.len(), d)?;",
+               "x.as_ptr(), y.as_mut_ptr(), rows, d", None),
+}
+# element type -> (its type in actk-sys, that type named from actk, its type in actk)
+RUST_TYPES = {"f32": ("f32", "f32", "f32"), "f16": ("actk_f16", "sys::actk_f16", "half::f16"),
+              "bf16": ("actk_bf16", "sys::actk_bf16", "half::bf16")}
+
+
+def rust_shape(o):
+    if o["shape"] not in RUST_SHAPES:
+        sys.exit("gen_ops: %s: no Rust binding for shape %r (RUST_SHAPES)" % (o["name"], o["shape"]))
+    p = o.get("param", {}).get("name", "")
+    fix = lambda x: re.sub(r"\bP\b", p, x) if x else x
+    c, safe, chk, args, inplace = RUST_SHAPES[o["shape"]]
+    return ([(fix(n), ty) for n, ty in c], fix(safe), chk, fix(args),
+            inplace and (fix(inplace[0]), fix(inplace[1])))
+
+
+def rust_type(ty):
+    if ty["name"] not in RUST_TYPES:
+        sys.exit("gen_ops: type %s: no Rust type (RUST_TYPES)" % ty["name"])
+    return RUST_TYPES[ty["name"]]
+
+
+def gen_rust_sys(t):
+    L = ["// %s" % STAMP, "// The element-wise entry points and RoPE's (include/actk.h).", "", 'extern "C" {']
+    for o, ti, ty in t.entries():
+        c = rust_type(ty)[0]
+        ps = ", ".join("%s: %s" % (n, v.replace("T", c)) for n, v in rust_shape(o)[0])
+        L.append("    /// `%s`" % o["doc"])
+        L.append("    pub fn %s(pool: *mut actk_pool, %s) -> actk_status;" % (t.fn(o, ti, ty), ps))
+    for ty in t.types:
+        c = rust_type(ty)[0]
+        L.append("    pub fn actk_rope_%s(pool: *mut actk_pool, desc: *const actk_rope_desc, x: *const %s, "
+                 "position_ids: *const i64, cos_cache: *const f32, sin_cache: *const f32, y: *mut %s) "
+                 "-> actk_status;" % (ty["name"], c, c))
+    L.append("}")
+    return "\n".join(L) + "\n"
+
+
+def gen_rust(t):
+    L = ["// %s" % STAMP,
+         "// Every element-wise op of the safe API: the raw call of each type and tier",
+         "// (Element's hidden methods), Call's methods and the plain functions.", "",
+         "/// An element type actk computes on: f32, half::f16, half::bf16 (sealed).",
+         "pub trait Element: sealed::Sealed + Copy + 'static {"]
+    raw = lambda o: ("pool: *mut sys::actk_pool, "
+                     + ", ".join("%s: %s" % (n, v.replace("T", "Self")) for n, v in rust_shape(o)[0]))
+    for o in t.ops:
+        L.append("    #[doc(hidden)]")
+        L.append("    unsafe fn raw_%s(tier: Tier, %s) -> c_int;" % (o["name"], raw(o)))
+    L.append("    #[doc(hidden)]")
+    L.append("    unsafe fn raw_rope(pool: *mut sys::actk_pool, desc: *const sys::actk_rope_desc, x: *const Self, "
+             "position_ids: *const i64, cos: *const f32, sin: *const f32, y: *mut Self) -> c_int;")
+    L.append("}")
+    for ty in t.types:
+        _, c, r = rust_type(ty)
+        L += ["", "impl Element for %s {" % r]
+        for o in t.ops:
+            args = ", ".join("%s as *%s %s" % (n, "const" if "const" in v else "mut", c)
+                             if "T" in v else n for n, v in rust_shape(o)[0])
+            L.append("    unsafe fn raw_%s(tier: Tier, %s) -> c_int {" % (o["name"], raw(o)))
+            L.append("        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)")
+            L.append("        unsafe {")
+            L.append("            match tier {")
+            for ti in t.tiers:
+                L.append("                Tier::%s => sys::%s(pool, %s)," % (ti["name"].capitalize(), t.fn(o, ti, ty), args))
+            L.append("            }")
+            L.append("        }")
+            L.append("    }")
+        L.append("    unsafe fn raw_rope(pool: *mut sys::actk_pool, desc: *const sys::actk_rope_desc, x: *const Self, "
+                 "position_ids: *const i64, cos: *const f32, sin: *const f32, y: *mut Self) -> c_int {")
+        L.append("        unsafe { sys::actk_rope_%s(pool, desc, x as *const %s, position_ids, cos, sin, y as *mut %s) }"
+                 % (ty["name"], c, c))
+        L.append("    }")
+        L.append("}")
+    L += ["", "impl<'p> Call<'p> {"]
+    for o in t.ops:
+        _, safe, chk, args, inplace = rust_shape(o)
+        L.append("    /// `%s`, for this call's tier and pool." % o["doc"])
+        L.append("    pub fn %s<T: Element>(&self, %s) -> Result<(), Error> {" % (o["name"], safe))
+        L.append("        %s" % chk)
+        L.append("        status(unsafe { T::raw_%s(self.tier, self.pool, %s) })" % (o["name"], args))
+        L.append("    }")
+        if inplace:
+            L.append("    /// `%s`, in place, for this call's tier and pool." % o["doc"])
+            L.append("    pub fn %s_inplace<T: Element>(&self, %s) -> Result<(), Error> {" % (o["name"], inplace[0]))
+            L.append("        let p = xy.as_mut_ptr();")
+            L.append("        status(unsafe { T::raw_%s(self.tier, self.pool, %s) })" % (o["name"], inplace[1]))
+            L.append("    }")
+    L.append("}")
+    for o in t.ops:
+        _, safe, _, _, inplace = rust_shape(o)
+        names = lambda s: ", ".join(a.split(":")[0] for a in s.split(", "))
+        L += ["", "/// `%s`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool)." % o["doc"],
+              "pub fn %s<T: Element>(%s) -> Result<(), Error> {" % (o["name"], safe),
+              "    Call::new().%s(%s)" % (o["name"], names(safe)), "}"]
+        if inplace:
+            L += ["/// `%s`, in place: accurate tier, on the calling thread." % o["doc"],
+                  "pub fn %s_inplace<T: Element>(%s) -> Result<(), Error> {" % (o["name"], inplace[0]),
+                  "    Call::new().%s_inplace(%s)" % (o["name"], names(inplace[0])), "}"]
+    L += ["", "/// Every element-wise op, by shape (the tests check they cover them all).",
+          "pub const OPS: &[(&str, &str)] = &["]
+    L += ['    ("%s", "%s"),' % (o["name"], o["shape"]) for o in t.ops]
+    L.append("];")
+    return "\n".join(L) + "\n"
+
+
 # ---- driver ----------------------------------------------------------------
 
 def outputs(t):
@@ -605,6 +734,8 @@ def outputs(t):
     files["python/actk/_ops.py"] = gen_python(t)
     files["fuzz/ops.gen.h"] = gen_fuzz(t)
     files["README.md"] = gen_readme(t, open(os.path.join(ROOT, "README.md")).read())
+    files["rust/actk-sys/src/ops.gen.rs"] = gen_rust_sys(t)
+    files["rust/actk/src/ops.gen.rs"] = gen_rust(t)
     return files
 
 

@@ -26,6 +26,10 @@ packages=(
   # CI: the Python binding's tests (python/), libFuzzer's runtime for clang 14
   # (fuzz/), memcheck (the valgrind stage)
   python3 python3-numpy python3-pytest libclang-rt-14-dev valgrind
+  # CI: the Rust binding (rust/): Debian's toolchain and the crates it uses,
+  # as a directory registry under /usr/share/cargo/registry (offline builds)
+  cargo rustc librust-half-dev librust-rayon-dev librust-libc-dev librust-cc-dev
+  librust-pkg-config-dev
 )
 
 say() { printf 'setup-debian: %s\n' "$*"; }
