@@ -634,9 +634,18 @@ def rust_type(ty):
     return RUST_TYPES[ty["name"]]
 
 
+def rust_ops(t):
+    """The ops as Rust binds them: a gated op is two, its plain and its packed form."""
+    for o in t.ops:
+        yield o
+        if o["shape"] == GATED:
+            yield {"name": o["name"] + "_packed", "shape": "packed",
+                   "doc": "%s, over x = [rows, 2d] with each row's gate first" % o["doc"]}
+
+
 def gen_rust_sys(t):
     L = ["// %s" % STAMP, "// The element-wise entry points and RoPE's (include/actk.h).", "", 'extern "C" {']
-    for o, ti, ty in t.entries():
+    for o, ti, ty in ((o, ti, ty) for o in rust_ops(t) for ti in t.tiers for ty in t.types):
         c = rust_type(ty)[0]
         ps = ", ".join("%s: %s" % (n, v.replace("T", c)) for n, v in rust_shape(o)[0])
         L.append("    /// `%s`" % o["doc"])
@@ -658,7 +667,7 @@ def gen_rust(t):
          "pub trait Element: sealed::Sealed + Copy + 'static {"]
     raw = lambda o: ("pool: *mut sys::actk_pool, "
                      + ", ".join("%s: %s" % (n, v.replace("T", "Self")) for n, v in rust_shape(o)[0]))
-    for o in t.ops:
+    for o in rust_ops(t):
         L.append("    #[doc(hidden)]")
         L.append("    unsafe fn raw_%s(tier: Tier, %s) -> c_int;" % (o["name"], raw(o)))
     L.append("    #[doc(hidden)]")
@@ -668,7 +677,7 @@ def gen_rust(t):
     for ty in t.types:
         _, c, r = rust_type(ty)
         L += ["", "impl Element for %s {" % r]
-        for o in t.ops:
+        for o in rust_ops(t):
             args = ", ".join("%s as *%s %s" % (n, "const" if "const" in v else "mut", c)
                              if "T" in v else n for n, v in rust_shape(o)[0])
             L.append("    unsafe fn raw_%s(tier: Tier, %s) -> c_int {" % (o["name"], raw(o)))
@@ -687,7 +696,7 @@ def gen_rust(t):
         L.append("    }")
         L.append("}")
     L += ["", "impl<'p> Call<'p> {"]
-    for o in t.ops:
+    for o in rust_ops(t):
         _, safe, chk, args, inplace = rust_shape(o)
         L.append("    /// `%s`, for this call's tier and pool." % o["doc"])
         L.append("    pub fn %s<T: Element>(&self, %s) -> Result<(), Error> {" % (o["name"], safe))
@@ -701,7 +710,7 @@ def gen_rust(t):
             L.append("        status(unsafe { T::raw_%s(self.tier, self.pool, %s) })" % (o["name"], inplace[1]))
             L.append("    }")
     L.append("}")
-    for o in t.ops:
+    for o in rust_ops(t):
         _, safe, _, _, inplace = rust_shape(o)
         names = lambda s: ", ".join(a.split(":")[0] for a in s.split(", "))
         L += ["", "/// `%s`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool)." % o["doc"],
@@ -713,7 +722,7 @@ def gen_rust(t):
                   "    Call::new().%s_inplace(%s)" % (o["name"], names(inplace[0])), "}"]
     L += ["", "/// Every element-wise op, by shape (the tests check they cover them all).",
           "pub const OPS: &[(&str, &str)] = &["]
-    L += ['    ("%s", "%s"),' % (o["name"], o["shape"]) for o in t.ops]
+    L += ['    ("%s", "%s"),' % (o["name"], o["shape"]) for o in rust_ops(t)]
     L.append("];")
     return "\n".join(L) + "\n"
 

@@ -122,6 +122,78 @@ extern "C" {
     pub fn actk_bias_gelu_tanh_f16_fast(pool: *mut actk_pool, x: *const actk_f16, bias: *const actk_f16, width: usize, y: *mut actk_f16, n: usize) -> actk_status;
     /// `gelu_tanh(x[i] + bias[i mod width])`
     pub fn actk_bias_gelu_tanh_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, bias: *const actk_bf16, width: usize, y: *mut actk_bf16, n: usize) -> actk_status;
+    /// `silu(gate) * up (Llama's MLP)`
+    pub fn actk_swiglu_f32(pool: *mut actk_pool, gate: *const f32, up: *const f32, y: *mut f32, n: usize) -> actk_status;
+    /// `silu(gate) * up (Llama's MLP)`
+    pub fn actk_swiglu_f16(pool: *mut actk_pool, gate: *const actk_f16, up: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
+    /// `silu(gate) * up (Llama's MLP)`
+    pub fn actk_swiglu_bf16(pool: *mut actk_pool, gate: *const actk_bf16, up: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
+    /// `silu(gate) * up (Llama's MLP)`
+    pub fn actk_swiglu_f32_fast(pool: *mut actk_pool, gate: *const f32, up: *const f32, y: *mut f32, n: usize) -> actk_status;
+    /// `silu(gate) * up (Llama's MLP)`
+    pub fn actk_swiglu_f16_fast(pool: *mut actk_pool, gate: *const actk_f16, up: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
+    /// `silu(gate) * up (Llama's MLP)`
+    pub fn actk_swiglu_bf16_fast(pool: *mut actk_pool, gate: *const actk_bf16, up: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
+    /// `silu(gate) * up (Llama's MLP), over x = [rows, 2d] with each row's gate first`
+    pub fn actk_swiglu_packed_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, rows: usize, d: usize) -> actk_status;
+    /// `silu(gate) * up (Llama's MLP), over x = [rows, 2d] with each row's gate first`
+    pub fn actk_swiglu_packed_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, rows: usize, d: usize) -> actk_status;
+    /// `silu(gate) * up (Llama's MLP), over x = [rows, 2d] with each row's gate first`
+    pub fn actk_swiglu_packed_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, rows: usize, d: usize) -> actk_status;
+    /// `silu(gate) * up (Llama's MLP), over x = [rows, 2d] with each row's gate first`
+    pub fn actk_swiglu_packed_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, rows: usize, d: usize) -> actk_status;
+    /// `silu(gate) * up (Llama's MLP), over x = [rows, 2d] with each row's gate first`
+    pub fn actk_swiglu_packed_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, rows: usize, d: usize) -> actk_status;
+    /// `silu(gate) * up (Llama's MLP), over x = [rows, 2d] with each row's gate first`
+    pub fn actk_swiglu_packed_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, rows: usize, d: usize) -> actk_status;
+    /// `gelu(gate) * up, exact GELU`
+    pub fn actk_geglu_f32(pool: *mut actk_pool, gate: *const f32, up: *const f32, y: *mut f32, n: usize) -> actk_status;
+    /// `gelu(gate) * up, exact GELU`
+    pub fn actk_geglu_f16(pool: *mut actk_pool, gate: *const actk_f16, up: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
+    /// `gelu(gate) * up, exact GELU`
+    pub fn actk_geglu_bf16(pool: *mut actk_pool, gate: *const actk_bf16, up: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
+    /// `gelu(gate) * up, exact GELU`
+    pub fn actk_geglu_f32_fast(pool: *mut actk_pool, gate: *const f32, up: *const f32, y: *mut f32, n: usize) -> actk_status;
+    /// `gelu(gate) * up, exact GELU`
+    pub fn actk_geglu_f16_fast(pool: *mut actk_pool, gate: *const actk_f16, up: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
+    /// `gelu(gate) * up, exact GELU`
+    pub fn actk_geglu_bf16_fast(pool: *mut actk_pool, gate: *const actk_bf16, up: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
+    /// `gelu(gate) * up, exact GELU, over x = [rows, 2d] with each row's gate first`
+    pub fn actk_geglu_packed_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, rows: usize, d: usize) -> actk_status;
+    /// `gelu(gate) * up, exact GELU, over x = [rows, 2d] with each row's gate first`
+    pub fn actk_geglu_packed_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, rows: usize, d: usize) -> actk_status;
+    /// `gelu(gate) * up, exact GELU, over x = [rows, 2d] with each row's gate first`
+    pub fn actk_geglu_packed_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, rows: usize, d: usize) -> actk_status;
+    /// `gelu(gate) * up, exact GELU, over x = [rows, 2d] with each row's gate first`
+    pub fn actk_geglu_packed_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, rows: usize, d: usize) -> actk_status;
+    /// `gelu(gate) * up, exact GELU, over x = [rows, 2d] with each row's gate first`
+    pub fn actk_geglu_packed_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, rows: usize, d: usize) -> actk_status;
+    /// `gelu(gate) * up, exact GELU, over x = [rows, 2d] with each row's gate first`
+    pub fn actk_geglu_packed_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, rows: usize, d: usize) -> actk_status;
+    /// `gelu_tanh(gate) * up (Gemma's MLP)`
+    pub fn actk_geglu_tanh_f32(pool: *mut actk_pool, gate: *const f32, up: *const f32, y: *mut f32, n: usize) -> actk_status;
+    /// `gelu_tanh(gate) * up (Gemma's MLP)`
+    pub fn actk_geglu_tanh_f16(pool: *mut actk_pool, gate: *const actk_f16, up: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
+    /// `gelu_tanh(gate) * up (Gemma's MLP)`
+    pub fn actk_geglu_tanh_bf16(pool: *mut actk_pool, gate: *const actk_bf16, up: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
+    /// `gelu_tanh(gate) * up (Gemma's MLP)`
+    pub fn actk_geglu_tanh_f32_fast(pool: *mut actk_pool, gate: *const f32, up: *const f32, y: *mut f32, n: usize) -> actk_status;
+    /// `gelu_tanh(gate) * up (Gemma's MLP)`
+    pub fn actk_geglu_tanh_f16_fast(pool: *mut actk_pool, gate: *const actk_f16, up: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
+    /// `gelu_tanh(gate) * up (Gemma's MLP)`
+    pub fn actk_geglu_tanh_bf16_fast(pool: *mut actk_pool, gate: *const actk_bf16, up: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
+    /// `gelu_tanh(gate) * up (Gemma's MLP), over x = [rows, 2d] with each row's gate first`
+    pub fn actk_geglu_tanh_packed_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, rows: usize, d: usize) -> actk_status;
+    /// `gelu_tanh(gate) * up (Gemma's MLP), over x = [rows, 2d] with each row's gate first`
+    pub fn actk_geglu_tanh_packed_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, rows: usize, d: usize) -> actk_status;
+    /// `gelu_tanh(gate) * up (Gemma's MLP), over x = [rows, 2d] with each row's gate first`
+    pub fn actk_geglu_tanh_packed_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, rows: usize, d: usize) -> actk_status;
+    /// `gelu_tanh(gate) * up (Gemma's MLP), over x = [rows, 2d] with each row's gate first`
+    pub fn actk_geglu_tanh_packed_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, rows: usize, d: usize) -> actk_status;
+    /// `gelu_tanh(gate) * up (Gemma's MLP), over x = [rows, 2d] with each row's gate first`
+    pub fn actk_geglu_tanh_packed_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, rows: usize, d: usize) -> actk_status;
+    /// `gelu_tanh(gate) * up (Gemma's MLP), over x = [rows, 2d] with each row's gate first`
+    pub fn actk_geglu_tanh_packed_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, rows: usize, d: usize) -> actk_status;
     pub fn actk_rope_f32(pool: *mut actk_pool, desc: *const actk_rope_desc, x: *const f32, position_ids: *const i64, cos_cache: *const f32, sin_cache: *const f32, y: *mut f32) -> actk_status;
     pub fn actk_rope_f16(pool: *mut actk_pool, desc: *const actk_rope_desc, x: *const actk_f16, position_ids: *const i64, cos_cache: *const f32, sin_cache: *const f32, y: *mut actk_f16) -> actk_status;
     pub fn actk_rope_bf16(pool: *mut actk_pool, desc: *const actk_rope_desc, x: *const actk_bf16, position_ids: *const i64, cos_cache: *const f32, sin_cache: *const f32, y: *mut actk_bf16) -> actk_status;

@@ -25,6 +25,18 @@ pub trait Element: sealed::Sealed + Copy + 'static {
     #[doc(hidden)]
     unsafe fn raw_bias_gelu_tanh(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, bias: *const Self, width: usize, y: *mut Self, n: usize) -> c_int;
     #[doc(hidden)]
+    unsafe fn raw_swiglu(tier: Tier, pool: *mut sys::actk_pool, gate: *const Self, up: *const Self, y: *mut Self, n: usize) -> c_int;
+    #[doc(hidden)]
+    unsafe fn raw_swiglu_packed(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, rows: usize, d: usize) -> c_int;
+    #[doc(hidden)]
+    unsafe fn raw_geglu(tier: Tier, pool: *mut sys::actk_pool, gate: *const Self, up: *const Self, y: *mut Self, n: usize) -> c_int;
+    #[doc(hidden)]
+    unsafe fn raw_geglu_packed(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, rows: usize, d: usize) -> c_int;
+    #[doc(hidden)]
+    unsafe fn raw_geglu_tanh(tier: Tier, pool: *mut sys::actk_pool, gate: *const Self, up: *const Self, y: *mut Self, n: usize) -> c_int;
+    #[doc(hidden)]
+    unsafe fn raw_geglu_tanh_packed(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, rows: usize, d: usize) -> c_int;
+    #[doc(hidden)]
     unsafe fn raw_rope(pool: *mut sys::actk_pool, desc: *const sys::actk_rope_desc, x: *const Self, position_ids: *const i64, cos: *const f32, sin: *const f32, y: *mut Self) -> c_int;
 }
 
@@ -116,6 +128,60 @@ impl Element for f32 {
             match tier {
                 Tier::Accurate => sys::actk_bias_gelu_tanh_f32(pool, x as *const f32, bias as *const f32, width, y as *mut f32, n),
                 Tier::Fast => sys::actk_bias_gelu_tanh_f32_fast(pool, x as *const f32, bias as *const f32, width, y as *mut f32, n),
+            }
+        }
+    }
+    unsafe fn raw_swiglu(tier: Tier, pool: *mut sys::actk_pool, gate: *const Self, up: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_swiglu_f32(pool, gate as *const f32, up as *const f32, y as *mut f32, n),
+                Tier::Fast => sys::actk_swiglu_f32_fast(pool, gate as *const f32, up as *const f32, y as *mut f32, n),
+            }
+        }
+    }
+    unsafe fn raw_swiglu_packed(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, rows: usize, d: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_swiglu_packed_f32(pool, x as *const f32, y as *mut f32, rows, d),
+                Tier::Fast => sys::actk_swiglu_packed_f32_fast(pool, x as *const f32, y as *mut f32, rows, d),
+            }
+        }
+    }
+    unsafe fn raw_geglu(tier: Tier, pool: *mut sys::actk_pool, gate: *const Self, up: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_geglu_f32(pool, gate as *const f32, up as *const f32, y as *mut f32, n),
+                Tier::Fast => sys::actk_geglu_f32_fast(pool, gate as *const f32, up as *const f32, y as *mut f32, n),
+            }
+        }
+    }
+    unsafe fn raw_geglu_packed(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, rows: usize, d: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_geglu_packed_f32(pool, x as *const f32, y as *mut f32, rows, d),
+                Tier::Fast => sys::actk_geglu_packed_f32_fast(pool, x as *const f32, y as *mut f32, rows, d),
+            }
+        }
+    }
+    unsafe fn raw_geglu_tanh(tier: Tier, pool: *mut sys::actk_pool, gate: *const Self, up: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_geglu_tanh_f32(pool, gate as *const f32, up as *const f32, y as *mut f32, n),
+                Tier::Fast => sys::actk_geglu_tanh_f32_fast(pool, gate as *const f32, up as *const f32, y as *mut f32, n),
+            }
+        }
+    }
+    unsafe fn raw_geglu_tanh_packed(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, rows: usize, d: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_geglu_tanh_packed_f32(pool, x as *const f32, y as *mut f32, rows, d),
+                Tier::Fast => sys::actk_geglu_tanh_packed_f32_fast(pool, x as *const f32, y as *mut f32, rows, d),
             }
         }
     }
@@ -215,6 +281,60 @@ impl Element for half::f16 {
             }
         }
     }
+    unsafe fn raw_swiglu(tier: Tier, pool: *mut sys::actk_pool, gate: *const Self, up: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_swiglu_f16(pool, gate as *const sys::actk_f16, up as *const sys::actk_f16, y as *mut sys::actk_f16, n),
+                Tier::Fast => sys::actk_swiglu_f16_fast(pool, gate as *const sys::actk_f16, up as *const sys::actk_f16, y as *mut sys::actk_f16, n),
+            }
+        }
+    }
+    unsafe fn raw_swiglu_packed(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, rows: usize, d: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_swiglu_packed_f16(pool, x as *const sys::actk_f16, y as *mut sys::actk_f16, rows, d),
+                Tier::Fast => sys::actk_swiglu_packed_f16_fast(pool, x as *const sys::actk_f16, y as *mut sys::actk_f16, rows, d),
+            }
+        }
+    }
+    unsafe fn raw_geglu(tier: Tier, pool: *mut sys::actk_pool, gate: *const Self, up: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_geglu_f16(pool, gate as *const sys::actk_f16, up as *const sys::actk_f16, y as *mut sys::actk_f16, n),
+                Tier::Fast => sys::actk_geglu_f16_fast(pool, gate as *const sys::actk_f16, up as *const sys::actk_f16, y as *mut sys::actk_f16, n),
+            }
+        }
+    }
+    unsafe fn raw_geglu_packed(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, rows: usize, d: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_geglu_packed_f16(pool, x as *const sys::actk_f16, y as *mut sys::actk_f16, rows, d),
+                Tier::Fast => sys::actk_geglu_packed_f16_fast(pool, x as *const sys::actk_f16, y as *mut sys::actk_f16, rows, d),
+            }
+        }
+    }
+    unsafe fn raw_geglu_tanh(tier: Tier, pool: *mut sys::actk_pool, gate: *const Self, up: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_geglu_tanh_f16(pool, gate as *const sys::actk_f16, up as *const sys::actk_f16, y as *mut sys::actk_f16, n),
+                Tier::Fast => sys::actk_geglu_tanh_f16_fast(pool, gate as *const sys::actk_f16, up as *const sys::actk_f16, y as *mut sys::actk_f16, n),
+            }
+        }
+    }
+    unsafe fn raw_geglu_tanh_packed(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, rows: usize, d: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_geglu_tanh_packed_f16(pool, x as *const sys::actk_f16, y as *mut sys::actk_f16, rows, d),
+                Tier::Fast => sys::actk_geglu_tanh_packed_f16_fast(pool, x as *const sys::actk_f16, y as *mut sys::actk_f16, rows, d),
+            }
+        }
+    }
     unsafe fn raw_rope(pool: *mut sys::actk_pool, desc: *const sys::actk_rope_desc, x: *const Self, position_ids: *const i64, cos: *const f32, sin: *const f32, y: *mut Self) -> c_int {
         unsafe { sys::actk_rope_f16(pool, desc, x as *const sys::actk_f16, position_ids, cos, sin, y as *mut sys::actk_f16) }
     }
@@ -308,6 +428,60 @@ impl Element for half::bf16 {
             match tier {
                 Tier::Accurate => sys::actk_bias_gelu_tanh_bf16(pool, x as *const sys::actk_bf16, bias as *const sys::actk_bf16, width, y as *mut sys::actk_bf16, n),
                 Tier::Fast => sys::actk_bias_gelu_tanh_bf16_fast(pool, x as *const sys::actk_bf16, bias as *const sys::actk_bf16, width, y as *mut sys::actk_bf16, n),
+            }
+        }
+    }
+    unsafe fn raw_swiglu(tier: Tier, pool: *mut sys::actk_pool, gate: *const Self, up: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_swiglu_bf16(pool, gate as *const sys::actk_bf16, up as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
+                Tier::Fast => sys::actk_swiglu_bf16_fast(pool, gate as *const sys::actk_bf16, up as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
+            }
+        }
+    }
+    unsafe fn raw_swiglu_packed(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, rows: usize, d: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_swiglu_packed_bf16(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, rows, d),
+                Tier::Fast => sys::actk_swiglu_packed_bf16_fast(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, rows, d),
+            }
+        }
+    }
+    unsafe fn raw_geglu(tier: Tier, pool: *mut sys::actk_pool, gate: *const Self, up: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_geglu_bf16(pool, gate as *const sys::actk_bf16, up as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
+                Tier::Fast => sys::actk_geglu_bf16_fast(pool, gate as *const sys::actk_bf16, up as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
+            }
+        }
+    }
+    unsafe fn raw_geglu_packed(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, rows: usize, d: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_geglu_packed_bf16(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, rows, d),
+                Tier::Fast => sys::actk_geglu_packed_bf16_fast(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, rows, d),
+            }
+        }
+    }
+    unsafe fn raw_geglu_tanh(tier: Tier, pool: *mut sys::actk_pool, gate: *const Self, up: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_geglu_tanh_bf16(pool, gate as *const sys::actk_bf16, up as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
+                Tier::Fast => sys::actk_geglu_tanh_bf16_fast(pool, gate as *const sys::actk_bf16, up as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
+            }
+        }
+    }
+    unsafe fn raw_geglu_tanh_packed(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, rows: usize, d: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_geglu_tanh_packed_bf16(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, rows, d),
+                Tier::Fast => sys::actk_geglu_tanh_packed_bf16_fast(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, rows, d),
             }
         }
     }
@@ -417,6 +591,36 @@ impl<'p> Call<'p> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_bias_gelu_tanh(self.tier, self.pool, p, bias.as_ptr(), bias.len(), p, xy.len()) })
     }
+    /// `silu(gate) * up (Llama's MLP)`, for this call's tier and pool.
+    pub fn swiglu<T: Element>(&self, gate: &[T], up: &[T], y: &mut [T]) -> Result<(), Error> {
+        check::same_len(gate.len(), y.len())?; check::same_len(up.len(), y.len())?;
+        status(unsafe { T::raw_swiglu(self.tier, self.pool, gate.as_ptr(), up.as_ptr(), y.as_mut_ptr(), y.len()) })
+    }
+    /// `silu(gate) * up (Llama's MLP), over x = [rows, 2d] with each row's gate first`, for this call's tier and pool.
+    pub fn swiglu_packed<T: Element>(&self, x: &[T], y: &mut [T], d: usize) -> Result<(), Error> {
+        let rows = check::packed_rows(x.len(), y.len(), d)?;
+        status(unsafe { T::raw_swiglu_packed(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), rows, d) })
+    }
+    /// `gelu(gate) * up, exact GELU`, for this call's tier and pool.
+    pub fn geglu<T: Element>(&self, gate: &[T], up: &[T], y: &mut [T]) -> Result<(), Error> {
+        check::same_len(gate.len(), y.len())?; check::same_len(up.len(), y.len())?;
+        status(unsafe { T::raw_geglu(self.tier, self.pool, gate.as_ptr(), up.as_ptr(), y.as_mut_ptr(), y.len()) })
+    }
+    /// `gelu(gate) * up, exact GELU, over x = [rows, 2d] with each row's gate first`, for this call's tier and pool.
+    pub fn geglu_packed<T: Element>(&self, x: &[T], y: &mut [T], d: usize) -> Result<(), Error> {
+        let rows = check::packed_rows(x.len(), y.len(), d)?;
+        status(unsafe { T::raw_geglu_packed(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), rows, d) })
+    }
+    /// `gelu_tanh(gate) * up (Gemma's MLP)`, for this call's tier and pool.
+    pub fn geglu_tanh<T: Element>(&self, gate: &[T], up: &[T], y: &mut [T]) -> Result<(), Error> {
+        check::same_len(gate.len(), y.len())?; check::same_len(up.len(), y.len())?;
+        status(unsafe { T::raw_geglu_tanh(self.tier, self.pool, gate.as_ptr(), up.as_ptr(), y.as_mut_ptr(), y.len()) })
+    }
+    /// `gelu_tanh(gate) * up (Gemma's MLP), over x = [rows, 2d] with each row's gate first`, for this call's tier and pool.
+    pub fn geglu_tanh_packed<T: Element>(&self, x: &[T], y: &mut [T], d: usize) -> Result<(), Error> {
+        let rows = check::packed_rows(x.len(), y.len(), d)?;
+        status(unsafe { T::raw_geglu_tanh_packed(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), rows, d) })
+    }
 }
 
 /// `erf(x)`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
@@ -509,6 +713,36 @@ pub fn bias_gelu_tanh_inplace<T: Element>(xy: &mut [T], bias: &[T]) -> Result<()
     Call::new().bias_gelu_tanh_inplace(xy, bias)
 }
 
+/// `silu(gate) * up (Llama's MLP)`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+pub fn swiglu<T: Element>(gate: &[T], up: &[T], y: &mut [T]) -> Result<(), Error> {
+    Call::new().swiglu(gate, up, y)
+}
+
+/// `silu(gate) * up (Llama's MLP), over x = [rows, 2d] with each row's gate first`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+pub fn swiglu_packed<T: Element>(x: &[T], y: &mut [T], d: usize) -> Result<(), Error> {
+    Call::new().swiglu_packed(x, y, d)
+}
+
+/// `gelu(gate) * up, exact GELU`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+pub fn geglu<T: Element>(gate: &[T], up: &[T], y: &mut [T]) -> Result<(), Error> {
+    Call::new().geglu(gate, up, y)
+}
+
+/// `gelu(gate) * up, exact GELU, over x = [rows, 2d] with each row's gate first`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+pub fn geglu_packed<T: Element>(x: &[T], y: &mut [T], d: usize) -> Result<(), Error> {
+    Call::new().geglu_packed(x, y, d)
+}
+
+/// `gelu_tanh(gate) * up (Gemma's MLP)`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+pub fn geglu_tanh<T: Element>(gate: &[T], up: &[T], y: &mut [T]) -> Result<(), Error> {
+    Call::new().geglu_tanh(gate, up, y)
+}
+
+/// `gelu_tanh(gate) * up (Gemma's MLP), over x = [rows, 2d] with each row's gate first`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+pub fn geglu_tanh_packed<T: Element>(x: &[T], y: &mut [T], d: usize) -> Result<(), Error> {
+    Call::new().geglu_tanh_packed(x, y, d)
+}
+
 /// Every element-wise op, by shape (the tests check they cover them all).
 pub const OPS: &[(&str, &str)] = &[
     ("erf", "unary"),
@@ -521,4 +755,10 @@ pub const OPS: &[(&str, &str)] = &[
     ("swish", "param"),
     ("bias_gelu", "bias"),
     ("bias_gelu_tanh", "bias"),
+    ("swiglu", "gated"),
+    ("swiglu_packed", "packed"),
+    ("geglu", "gated"),
+    ("geglu_packed", "packed"),
+    ("geglu_tanh", "gated"),
+    ("geglu_tanh_packed", "packed"),
 ];

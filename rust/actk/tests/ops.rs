@@ -12,6 +12,8 @@ use common::*;
 type Unary<R> = unsafe extern "C" fn(*mut actk_pool, *const R, *mut R, usize) -> c_int;
 type Param<R> = unsafe extern "C" fn(*mut actk_pool, *const R, *mut R, usize, f32) -> c_int;
 type Bias<R> = unsafe extern "C" fn(*mut actk_pool, *const R, *const R, usize, *mut R, usize) -> c_int;
+type Gated<R> = unsafe extern "C" fn(*mut actk_pool, *const R, *const R, *mut R, usize) -> c_int;
+type Packed<R> = unsafe extern "C" fn(*mut actk_pool, *const R, *mut R, usize, usize) -> c_int;
 
 const TIERS: [Tier; 2] = [Tier::Accurate, Tier::Fast];
 
@@ -160,11 +162,87 @@ macro_rules! bias {
 bias!(bias_gelu, bias_gelu_inplace, actk_bias_gelu_f32, actk_bias_gelu_f32_fast, actk_bias_gelu_f16, actk_bias_gelu_f16_fast, actk_bias_gelu_bf16, actk_bias_gelu_bf16_fast);
 bias!(bias_gelu_tanh, bias_gelu_tanh_inplace, actk_bias_gelu_tanh_f32, actk_bias_gelu_tanh_f32_fast, actk_bias_gelu_tanh_f16, actk_bias_gelu_tanh_f16_fast, actk_bias_gelu_tanh_bf16, actk_bias_gelu_tanh_bf16_fast);
 
+// Gated ops: gate = the inputs, up = the inputs reversed; the packed form over
+// rows of (gate | up) with d = 37 (rows start anywhere in a vector).
+fn check_gated<T: Bits>(
+    op: &str,
+    c_fns: [Gated<T::Raw>; 2],
+    c_packed: [Packed<T::Raw>; 2],
+    safe: impl Fn(Call<'_>, &[T], &[T], &mut [T]) -> Result<(), Error>,
+    safe_packed: impl Fn(Call<'_>, &[T], &mut [T], usize) -> Result<(), Error>,
+) {
+    let gate = T::inputs();
+    let up: Vec<T> = gate.iter().rev().copied().collect();
+    let n = gate.len();
+    let d = 37;
+    let rows = n / d;
+    let mut x = Vec::with_capacity(2 * rows * d);
+    for r in 0..rows {
+        x.extend_from_slice(&gate[r * d..(r + 1) * d]);
+        x.extend_from_slice(&up[r * d..(r + 1) * d]);
+    }
+    let mut tiers = Vec::new();
+    for (k, &tier) in TIERS.iter().enumerate() {
+        let mut want = vec![sentinel::<T>(); n];
+        let (g, u, w) = (raw(gate.as_ptr()), raw(up.as_ptr()), raw_mut(want.as_mut_ptr()));
+        assert_eq!(unsafe { c_fns[k](std::ptr::null_mut(), g, u, w, n) }, 0);
+        let mut want_p = vec![sentinel::<T>(); rows * d];
+        let (xp, wp) = (raw(x.as_ptr()), raw_mut(want_p.as_mut_ptr()));
+        assert_eq!(unsafe { c_packed[k](std::ptr::null_mut(), xp, wp, rows, d) }, 0);
+        for p in &pools() {
+            let what = format!("{op} {} {tier:?} pool {}", std::any::type_name::<T>(), p.is_some());
+            let mut y = vec![sentinel::<T>(); n];
+            safe(call(p, tier), &gate, &up, &mut y).unwrap();
+            same_bits(&what, &want, &y);
+            let mut yp = vec![sentinel::<T>(); rows * d];
+            safe_packed(call(p, tier), &x, &mut yp, d).unwrap();
+            same_bits(&(what + " packed"), &want_p, &yp);
+        }
+        tiers.push(bits(&want));
+    }
+    assert_ne!(tiers[0], tiers[1], "{op}: the tiers give the same bits: the test cannot tell them apart");
+}
+
+macro_rules! gated {
+    ($op:ident, $packed:ident, [$($f:ident),*], [$($p:ident),*]) => {
+        gated!(@ $op, $packed, [$($f),*], [$($p),*],);
+    };
+    (@ $op:ident, $packed:ident, [$f32:ident, $f32f:ident, $f16:ident, $f16f:ident, $bf16:ident, $bf16f:ident],
+       [$p32:ident, $p32f:ident, $p16:ident, $p16f:ident, $pb16:ident, $pb16f:ident], $($rest:tt)*) => {
+        #[test]
+        fn $op() {
+            check_gated::<f32>(stringify!($op), [sys::$f32, sys::$f32f], [sys::$p32, sys::$p32f],
+                |c, g, u, y| c.$op(g, u, y), |c, x, y, d| c.$packed(x, y, d));
+            check_gated::<f16>(stringify!($op), [sys::$f16, sys::$f16f], [sys::$p16, sys::$p16f],
+                |c, g, u, y| c.$op(g, u, y), |c, x, y, d| c.$packed(x, y, d));
+            check_gated::<bf16>(stringify!($op), [sys::$bf16, sys::$bf16f], [sys::$pb16, sys::$pb16f],
+                |c, g, u, y| c.$op(g, u, y), |c, x, y, d| c.$packed(x, y, d));
+        }
+    };
+}
+
+gated!(swiglu, swiglu_packed,
+    [actk_swiglu_f32, actk_swiglu_f32_fast, actk_swiglu_f16, actk_swiglu_f16_fast, actk_swiglu_bf16, actk_swiglu_bf16_fast],
+    [actk_swiglu_packed_f32, actk_swiglu_packed_f32_fast, actk_swiglu_packed_f16, actk_swiglu_packed_f16_fast,
+     actk_swiglu_packed_bf16, actk_swiglu_packed_bf16_fast]);
+gated!(geglu, geglu_packed,
+    [actk_geglu_f32, actk_geglu_f32_fast, actk_geglu_f16, actk_geglu_f16_fast, actk_geglu_bf16, actk_geglu_bf16_fast],
+    [actk_geglu_packed_f32, actk_geglu_packed_f32_fast, actk_geglu_packed_f16, actk_geglu_packed_f16_fast,
+     actk_geglu_packed_bf16, actk_geglu_packed_bf16_fast]);
+gated!(geglu_tanh, geglu_tanh_packed,
+    [actk_geglu_tanh_f32, actk_geglu_tanh_f32_fast, actk_geglu_tanh_f16, actk_geglu_tanh_f16_fast, actk_geglu_tanh_bf16,
+     actk_geglu_tanh_bf16_fast],
+    [actk_geglu_tanh_packed_f32, actk_geglu_tanh_packed_f32_fast, actk_geglu_tanh_packed_f16,
+     actk_geglu_tanh_packed_f16_fast, actk_geglu_tanh_packed_bf16, actk_geglu_tanh_packed_bf16_fast]);
+
 /// The op table has no op this file does not test (a new op fails here
 /// until its test is added).
 #[test]
 fn every_op_is_tested() {
-    let tested = ["erf", "tanh", "sigmoid", "silu", "quick_gelu", "gelu", "gelu_tanh", "swish", "bias_gelu", "bias_gelu_tanh"];
+    let tested = [
+        "erf", "tanh", "sigmoid", "silu", "quick_gelu", "gelu", "gelu_tanh", "swish", "bias_gelu", "bias_gelu_tanh",
+        "swiglu", "swiglu_packed", "geglu", "geglu_packed", "geglu_tanh", "geglu_tanh_packed",
+    ];
     let ops: Vec<&str> = actk::OPS.iter().map(|&(name, _)| name).collect();
     assert_eq!(ops, tested);
 }
