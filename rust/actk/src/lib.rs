@@ -18,6 +18,13 @@
 //! library's bits: the wrappers only check lengths and pass the slices on.
 #![deny(unsafe_op_in_unsafe_fn)]
 
+// README.md's ```rust blocks run as doctests of this crate (.ci/run rust), so
+// the README cannot drift from the API (.ci/readme_snippets.py checks this
+// line is here).
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
+
 use std::marker::PhantomData;
 use std::os::raw::c_int;
 
