@@ -67,10 +67,10 @@ typedef struct {
   const actk_op_info *info;     /* its ref: of x, or of the float sum x + bias for a bias op;
                                    gated ops: the f32 entry of their activation, same tier */
   const actk_gated_info *gated; /* gated ops, else NULL */
-  int packed;                   /* gated ops: the packed form */
   actk_libm_loop_fn libm;       /* NULL if there is no libm loop for it */
+  double bound;                 /* in m's unit */
   measure m;
-  double bound; /* in m's unit */
+  int packed; /* gated ops: the packed form */
   char label[40];
 } cli_op;
 
