@@ -138,8 +138,8 @@ static void gated_range(void *p, size_t b, size_t e) {
 }
 
 actk_status actk_gated_call(actk_pool *pool, actk_gated_id op, actk_tier tier, actk_type type,
-                            actk_cost cost, size_t esize, const void *gate, const void *up,
-                            void *y, size_t n) {
+                            actk_cost cost, size_t esize, const void *gate, const void *up, void *y,
+                            size_t n) {
   actk_status s = actk_check_gated(gate, up, y, n, esize);
   if (s != ACTK_OK || n == 0) return s;
   actk_fpenv env = actk_fpenv_enter();

@@ -23,8 +23,8 @@ actk_status actk_bias_call(actk_pool *pool, actk_bias_id op, actk_tier tier, act
                            size_t width, void *y, size_t n);
 /* gated: y = f(gate) * up over n elements; packed: x [rows][2d], gate first, y [rows][d] */
 actk_status actk_gated_call(actk_pool *pool, actk_gated_id op, actk_tier tier, actk_type type,
-                            actk_cost cost, size_t esize, const void *gate, const void *up,
-                            void *y, size_t n);
+                            actk_cost cost, size_t esize, const void *gate, const void *up, void *y,
+                            size_t n);
 actk_status actk_gated_packed_call(actk_pool *pool, actk_gated_id op, actk_tier tier,
                                    actk_type type, actk_cost cost, size_t esize, const void *x,
                                    void *y, size_t rows, size_t d);

@@ -25,8 +25,8 @@
 static uint16_t rand16(uint64_t *s) {
   uint32_t r = rng_u32(s);
   /* every pattern, with NaNs, infinities, zeros and subnormals over-weighted */
-  static const uint16_t sp[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7d01, 0x7f80, 0xff80,
-                                0x7fc0, 0x7f81, 0x0001, 0x8001, 0x03ff, 0x007f};
+  static const uint16_t sp[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7d01, 0x7f80,
+                                0xff80, 0x7fc0, 0x7f81, 0x0001, 0x8001, 0x03ff, 0x007f};
   if ((r & 15u) == 0) return sp[(r >> 4) % (sizeof sp / sizeof sp[0])];
   return (uint16_t)(r >> 16);
 }
@@ -114,7 +114,8 @@ static double fmt_step(const actk_fmt16 *f, uint16_t h, int up) {
   int neg = (h >> 15) != 0;
   if (v == 0) return (up ? 1 : -1) * ldexp(1.0, f->emin - f->mant);
   int away = (up != 0) != neg; /* a step away from zero */
-  if (away && mag + 1 == f->inf) return (neg ? -1 : 1) * ldexp(1.0, f->emin + (f->inf >> f->mant) - 2 + 1);
+  if (away && mag + 1 == f->inf)
+    return (neg ? -1 : 1) * ldexp(1.0, f->emin + (f->inf >> f->mant) - 2 + 1);
   return actk_fmt16_value(f, (uint16_t)(away ? h + 1 : h - 1));
 }
 
@@ -142,8 +143,8 @@ static void judge16(const actk_gated_info *e, uint16_t gh, const actk_xval *t, i
     double want = s * t->hi;
     double v = actk_fmt16_value(f, y);
     test_check(v == want && (want != 0 || signbit(v) == signbit(want)),
-               "%s on %s: gate 0x%04x times %s2^%d: 0x%04x, want the exact %g", e->function, isa, gh,
-               s < 0 ? "-" : "", k, y, want);
+               "%s on %s: gate 0x%04x times %s2^%d: 0x%04x, want the exact %g", e->function, isa,
+               gh, s < 0 ? "-" : "", k, y, want);
     tl->correct++;
     return;
   }
@@ -278,8 +279,8 @@ static void run_isa(const actk_gated_info *e) {
       test_check(same_bits(e, yp, ref, rows * d, &at),
                  "%s on %s, rows %zu, d %zu%s: row %zu column %zu differs from %s of the row's "
                  "halves",
-                 e->packed_function, actk_isa_name(isa), rows, d, pass ? ", 2 threads" : "",
-                 at / d, at % d, e->function);
+                 e->packed_function, actk_isa_name(isa), rows, d, pass ? ", 2 threads" : "", at / d,
+                 at % d, e->function);
       test_check(rows * d == n || ((unsigned char *)yp)[rows * d * es] == 0x5a,
                  "%s wrote past rows * d", e->packed_function);
     }
@@ -323,7 +324,8 @@ static void run_errors(const actk_gated_info *e) {
                bad[i].what);
     free(gsave);
   }
-  test_check(e->call(NULL, NULL, NULL, NULL, 0) == ACTK_OK, "%s: n = 0 is not ACTK_OK", e->function);
+  test_check(e->call(NULL, NULL, NULL, NULL, 0) == ACTK_OK, "%s: n = 0 is not ACTK_OK",
+             e->function);
   /* the packed form: x [rows][2d] must not overlap y at all */
   struct {
     const void *x;
