@@ -24,7 +24,7 @@ const char *actk_status_string(actk_status status) {
   case ACTK_ERR_NULL_POINTER:
     return "a required pointer is NULL";
   case ACTK_ERR_OVERLAP:
-    return "output overlaps an input (only y == x is allowed)";
+    return "output overlaps an input (allowed: y == x; gated ops y == gate or y == up)";
   case ACTK_ERR_TOO_LARGE:
     return "length too large for the address space";
   case ACTK_ERR_ZERO_WIDTH:
@@ -156,14 +156,17 @@ typedef struct {
   size_t esize, d;
 } packed_ctx;
 
-/* [b, e) of y in whole rows (the granule is d): row r reads x's row r, its
- * gate half then its up half. */
+/* [b, e) of y, cut anywhere (the granule is a vector): each piece of a row
+ * reads its row's gate half and up half at the same columns. Elementwise, so
+ * the bits do not depend on the cuts; a single long row (decode) splits too. */
 static void packed_range(void *p, size_t b, size_t e) {
   const packed_ctx *c = p;
-  size_t row_in = 2 * c->d * c->esize, row_out = c->d * c->esize;
-  for (size_t r = b / c->d; r < e / c->d; r++) {
-    const char *x = c->x + r * row_in;
-    c->k(x, x + row_out, c->y + r * row_out, c->d);
+  size_t d = c->d, es = c->esize;
+  for (size_t j = b; j < e;) {
+    size_t r = j / d, col = j % d, len = d - col < e - j ? d - col : e - j;
+    const char *gate = c->x + (2 * r * d + col) * es;
+    c->k(gate, gate + d * es, c->y + j * es, len);
+    j += len;
   }
 }
 
@@ -174,7 +177,7 @@ actk_status actk_gated_packed_call(actk_pool *pool, actk_gated_id op, actk_tier 
   if (s != ACTK_OK || rows == 0 || d == 0) return s;
   actk_fpenv env = actk_fpenv_enter();
   packed_ctx c = {actk_dispatch_active()->gated[op][tier][type], x, y, esize, d};
-  actk_run_ranges(pool, cost, rows * d, d, packed_range, &c);
+  actk_run_ranges(pool, cost, rows * d, ACTK_VECTOR_GRANULE, packed_range, &c);
   actk_fpenv_leave(env);
   return ACTK_OK;
 }

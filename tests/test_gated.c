@@ -8,19 +8,27 @@
  * gate gives its NaN, else a NaN up its NaN, else inf * 0 the default NaN.
  * Checked here:
  *   composition  y is that, bit for bit, against the public unary entry
- *                (accurate tier in every type, fast tier in f32): a product
- *                rounded twice, or taken in the 16-bit type, fails it;
- *   faithful16   16-bit, both tiers: every gate times up = +-2^k for every
- *                exponent k of the type, against the exact reference
+ *                (catalog.h's act_type_name: the f32 one, or for the fast
+ *                16-bit cores the type's own, with up = +-1): a product
+ *                rounded twice, or the wrong core or tier, fails it;
+ *   specials     every pair of special values (NaNs of both signs, quiet
+ *                and signalling, +-inf, +-0, +-1, extremes): NaN bits;
+ *   faithful16   16-bit, both tiers, every ISA: every gate times up = +-2^k for every
+ *                exponent k of the type, and random pairs, against the exact reference
  *                (tools/exact.h): faithful, infinity only where the exact
  *                product rounds to it; the share correctly rounded printed;
  *   isa          every ISA == scalar on random pairs and lengths, with y
  *                in place of gate and of up, and the packed form == the
  *                plain form row by row, serially and over a 2-thread pool
- *                (halves swapped or a chunk cut mid-row fail it);
+ *                that is seen to split the call (halves swapped, or a cut
+ *                mid-row that loses the row's column, fail it);
  *   errors       bad arguments: the status, and nothing written. */
+#include <stdatomic.h>
+
 #include "actk_test.h"
 #include "exact.h"
+#include "plan.h"   /* actk_plan_min_parallel: which calls the pool splits */
+#include "runner.h" /* actk_runner_parallel_calls: that it did */
 
 static uint16_t rand16(uint64_t *s) {
   uint32_t r = rng_u32(s);
@@ -65,12 +73,42 @@ static void fill_pair(const actk_gated_info *e, void *g, void *u, size_t n, uint
 
 /* ---- composition ---- */
 
+/* The fast 16-bit entries whose a is their type's fast core: a is not
+ * observable, but the 16-bit unary entry rounds it once, so up = +1 gives its
+ * bits and up = -1 their negation (a NaN gate: its NaN either way). */
+static void run_composition16(const actk_gated_info *e, const actk_op_info *act) {
+  enum { N = 65536 };
+  uint16_t *g = malloc(N * sizeof *g), *u = malloc(N * sizeof *u), *y = malloc(N * sizeof *y);
+  uint16_t *a = malloc(N * sizeof *a);
+  test_check(g && u && y && a, "out of memory");
+  for (size_t i = 0; i < N; i++) g[i] = (uint16_t)i;
+  test_check(actk_op_call(act, NULL, g, NULL, 0, a, N, 0.0f) == ACTK_OK, "%s failed",
+             act->function);
+  for (int s = 1; s >= -1; s -= 2) {
+    uint16_t one = narrow(e, (float)s);
+    for (size_t i = 0; i < N; i++) u[i] = one;
+    test_check(e->call(NULL, g, u, y, N) == ACTK_OK, "%s failed", e->function);
+    for (size_t i = 0; i < N; i++) {
+      int nan = isnan(widen(e, g[i]));
+      uint16_t want = (uint16_t)(nan || s > 0 ? a[i] : a[i] ^ 0x8000u);
+      test_check(y[i] == want, "%s on %s: gate 0x%04x up %s1: 0x%04x, want 0x%04x (%s gave 0x%04x)",
+                 e->function, actk_isa_name(actk_isa_active()), g[i], s < 0 ? "-" : "+", y[i], want,
+                 act->function, a[i]);
+    }
+  }
+  free(g), free(u), free(y), free(a);
+}
+
 static void run_composition(const actk_gated_info *e) {
-  /* the unary entry that defines a: same tier, f32 for the accurate tier */
-  const char *act_type = strcmp(e->tier_name, "accurate") == 0 ? "f32" : e->type_name;
+  /* the unary entry that defines a (catalog.h: act_type_name) */
+  const char *act_type = e->act_type_name;
   const actk_op_info *act = actk_catalog_find(e->activation, e->tier_name, act_type);
   test_check(act != NULL, "%s: no unary entry %s/%s/%s", e->function, e->activation, e->tier_name,
              act_type);
+  if (strcmp(act_type, "f32") != 0) {
+    run_composition16(e, act);
+    return;
+  }
   const size_t n = TEST_SANITIZED ? 4096 : 1 << 16;
   char *g = malloc(n * e->esize), *u = malloc(n * e->esize), *y = malloc(n * e->esize);
   float *gf = malloc(n * sizeof *gf), *af = malloc(n * sizeof *af);
@@ -102,6 +140,65 @@ static void run_composition(const actk_gated_info *e) {
     }
   }
   free(g), free(u), free(y), free(gf), free(af);
+}
+
+/* ---- specials: every pair of special values, the NaN rule ---- */
+
+static void run_specials(const actk_gated_info *e) {
+  static const uint32_t f32s[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                  0xffc00000u, 0x7fc12345u, 0xffd00001u, 0x7f800001u, 0xffa00000u,
+                                  0x3f800000u, 0xbf800000u, 0x00000001u, 0x80000001u, 0x7f7fffffu,
+                                  0xff7fffffu, 0xc2c80000u, 0x42c80000u};
+  static const uint16_t f16s[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0xfc01,
+                                  0x7d55, 0xffff, 0x3c00, 0xbc00, 0x0001, 0x8001, 0x7bff, 0xfbff};
+  static const uint16_t bf16s[] = {0x0000, 0x8000, 0x7f80, 0xff80, 0x7fc0, 0xffc0, 0x7f81, 0xff81,
+                                   0x7fa5, 0xffff, 0x3f80, 0xbf80, 0x0001, 0x8001, 0x7f7f, 0xff7f};
+  const int f16 = strcmp(e->type_name, "f16") == 0;
+  const size_t ns = is_f32(e) ? sizeof f32s / 4 : f16 ? sizeof f16s / 2 : sizeof bf16s / 2;
+  const size_t n = ns * ns, es = e->esize;
+  char *g = malloc(n * es), *u = malloc(n * es), *y = malloc(n * es);
+  test_check(g && u && y, "out of memory");
+  for (size_t i = 0; i < ns; i++)
+    for (size_t j = 0; j < ns; j++) {
+      size_t k = i * ns + j;
+      if (is_f32(e)) {
+        memcpy(g + k * 4, &f32s[i], 4);
+        memcpy(u + k * 4, &f32s[j], 4);
+      } else {
+        const uint16_t *v = f16 ? f16s : bf16s;
+        memcpy(g + k * 2, &v[i], 2);
+        memcpy(u + k * 2, &v[j], 2);
+      }
+    }
+  test_check(e->call(NULL, g, u, y, n) == ACTK_OK, "%s failed", e->function);
+  for (size_t k = 0; k < n; k++) {
+    uint32_t gb, ub, yb, want;
+    float gf, uf, yf;
+    if (is_f32(e)) {
+      memcpy(&gb, g + k * 4, 4), memcpy(&ub, u + k * 4, 4), memcpy(&yb, y + k * 4, 4);
+      gf = u2f(gb), uf = u2f(ub), yf = u2f(yb);
+    } else {
+      uint16_t h;
+      memcpy(&h, g + k * 2, 2), gb = h, gf = widen(e, h);
+      memcpy(&h, u + k * 2, 2), ub = h, uf = widen(e, h);
+      memcpy(&h, y + k * 2, 2), yb = h, yf = widen(e, h);
+    }
+    const uint32_t quiet = is_f32(e) ? 0x00400000u : f16 ? 0x0200u : 0x0040u;
+    const uint32_t dnan = is_f32(e) ? 0x7fc00000u : f16 ? 0x7e00u : 0x7fc0u;
+    if (isnan(gf))
+      want = gb | quiet;
+    else if (isnan(uf))
+      want = ub | quiet;
+    else if ((isinf(gf) && gf > 0 && uf == 0) || isnan(yf)) /* act(+inf) = +inf times 0, or */
+      want = dnan; /* another inf * 0 (an activation of 0 or -0 times +-inf): the default NaN */
+    else
+      continue; /* no NaN: the value is composition's and faithful16's to check */
+    test_check(yb == want,
+               "%s on %s: gate 0x%x up 0x%x: 0x%x, want the NaN 0x%x (gate's NaN, else up's, else "
+               "the default)",
+               e->function, actk_isa_name(actk_isa_active()), gb, ub, yb, want);
+  }
+  free(g), free(u), free(y);
 }
 
 /* ---- faithful16 ---- */
@@ -264,7 +361,8 @@ static void run_faithful16(const actk_gated_info *e) {
   /* every exponent of the type, subnormal ones included: 2^k for k from the
    * smallest subnormal's to the largest normal's */
   int kmin = f->emin - f->mant, kmax = -f->emin + 1;
-  int step = TEST_SANITIZED ? 7 : 1;
+  /* every exponent on the best ISA; every 5th on the others (all equal scalar's bits anyway) */
+  int step = TEST_SANITIZED ? 7 : actk_isa_active() == actk_isa_best() ? 1 : 5;
   tally tl = {0, 0, 0};
   for (int k = kmin; k <= kmax; k++) {
     if ((k - kmin) % step != 0 && k != kmax) continue;
@@ -338,17 +436,22 @@ static void run_isa(const actk_gated_info *e) {
   actk_pool_config_init(&cfg);
   cfg.threads = 2;
   test_check(actk_pool_create(&cfg, &pool) == ACTK_OK, "actk_pool_create failed");
-  static const size_t ds[] = {1, 7, 33, 1000, 4099};
+  static const size_t ds[] = {1, 7, 33, 1000, 4099, n}; /* n: one row, split mid-row */
   for (size_t di = 0; di < sizeof ds / sizeof ds[0]; di++) {
     size_t d = ds[di], rows = n / d;
     for (size_t r = 0; r < rows; r++) {
       memcpy(x + 2 * r * d * es, g + r * d * es, d * es);
       memcpy(x + (2 * r + 1) * d * es, u + r * d * es, d * es);
     }
-    for (int pass = 0; pass < 2; pass++) {
+    /* on the pool: again until the runner has split a call (its plan weighs how
+     * recently the pool ran), where the planner splits that many elements at all */
+    int want_split = rows * d >= actk_plan_min_parallel((actk_cost)e->cost), split = 0;
+    for (int pass = 0; pass < 2 || (want_split && !split && pass < 40); pass++) {
+      unsigned long before = atomic_load(&actk_runner_parallel_calls);
       memset(yp, 0x5a, n * es);
       test_check(e->call_packed(pass ? pool : NULL, x, yp, rows, d) == ACTK_OK, "%s failed",
                  e->packed_function);
+      split |= pass && atomic_load(&actk_runner_parallel_calls) != before;
       test_check(same_bits(e, yp, ref, rows * d, &at),
                  "%s on %s, rows %zu, d %zu%s: row %zu column %zu differs from %s of the row's "
                  "halves",
@@ -357,6 +460,8 @@ static void run_isa(const actk_gated_info *e) {
       test_check(rows * d == n || ((unsigned char *)yp)[rows * d * es] == 0x5a,
                  "%s wrote past rows * d", e->packed_function);
     }
+    test_check(split || !want_split, "%s on %s, rows %zu, d %zu: the 2-thread pool never split it",
+               e->packed_function, actk_isa_name(isa), rows, d);
   }
   actk_pool_destroy(pool);
   free(g), free(u), free(y), free(ref), free(x), free(yp), free(buf);
@@ -471,16 +576,14 @@ static int run_group(const char *group, entry_fn fn, int (*want)(const actk_gate
   return failed;
 }
 
-static int want_composition(const actk_gated_info *e) {
-  return strcmp(e->tier_name, "accurate") == 0 || is_f32(e);
-}
 static int want_16(const actk_gated_info *e) { return !is_f32(e); }
 static int want_all(const actk_gated_info *e) { return e != NULL; }
 
 int main(void) {
   int failed = 0;
-  failed += run_group("composition", run_composition, want_composition, 1);
-  failed += run_group("faithful16", run_faithful16, want_16, 0);
+  failed += run_group("composition", run_composition, want_all, 1);
+  failed += run_group("specials", run_specials, want_all, 1);
+  failed += run_group("faithful16", run_faithful16, want_16, 1);
   failed += run_group("isa", run_isa, want_all, 1);
   failed += run_group("errors", run_errors, want_all, 0);
   return failed;

@@ -82,6 +82,10 @@ typedef struct actk_gated_info {
   const char *function;        /* "actk_swiglu_f32" */
   const char *packed_function; /* "actk_swiglu_packed_f32" */
   const char *activation;      /* the unary op applied to the gate: "silu" */
+  /* whose kernel computes a: "f32" (the activation's f32 entry of the tier: a is
+   * what it returns) or the entry's own type (the type's fast core: a is what the
+   * 16-bit unary entry rounds once, so with up = +-1 the results are its bits) */
+  const char *act_type_name;
   int id;                      /* actk_gated_id of src/registry.h */
   int tier;
   const char *tier_name;

@@ -456,6 +456,9 @@ def gen_catalog(t):
         c = ty["ctype"]
         f = [".name = \"%s\"" % o["name"], ".function = \"%s\"" % t.fn(o, ti, ty),
              ".packed_function = \"%s\"" % t.packed_fn(o, ti, ty), ".activation = \"%s\"" % o["activation"],
+             ".act_type_name = \"%s\"" % (ty["name"] if t.math(o, ti, ty) == t.math(t.by_name[o["activation"]], ti, ty)
+                                           and t.math(o, ti, ty) != t.math(t.by_name[o["activation"]], ti, t.types[0])
+                                           else t.types[0]["name"]),
              ".id = ACTK_GATED_%s" % o["name"], ".tier = ACTK_TIER_%s" % ti["name"],
              ".tier_name = \"%s\"" % ti["name"], ".type = ACTK_TYPE_%s" % ty["name"],
              ".type_name = \"%s\"" % ty["name"], ".esize = sizeof(%s)" % c,
