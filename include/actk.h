@@ -169,7 +169,9 @@ ACTK_API actk_status actk_pool_create_host(actk_parallel_for_fn parallel_for, vo
  * swiglu (silu), geglu (exact gelu), geglu_tanh (gelu_tanh), every type and
  * tier: y[i] = fl32(a * up[i]) with a the activation's f32 result of the same
  * tier at gate[i] (accurate: actk_<activation>_f32 of the widened gate, in
- * every type), narrowed once to the type: for f32 the bits of the unary call
+ * every type; fast f16/bf16: the type's fast core before its rounding, so
+ * up = 1 gives actk_<activation>_<type>_fast's bits, except geglu f16: the
+ * f32 fast result), narrowed once to the type: for f32 the bits of the unary call
  * followed by a float multiply. 16-bit results are faithful to the exact
  * product except where a is a subnormal float (|a| < 2^-126, gate far
  * negative with |up| large): there the float's absolute error (2^-148, fast
@@ -181,7 +183,8 @@ ACTK_API actk_status actk_pool_create_host(actk_parallel_for_fn parallel_for, vo
  * first d columns and up in the last d (vLLM's silu_and_mul layout), y is
  * [rows][d]; the same bits as the plain call on each row's halves. y must not
  * overlap x at all; rows * 2d past the address space is ACTK_ERR_TOO_LARGE;
- * rows or d 0 is ACTK_OK and touches nothing. Chunks are whole rows. For the
+ * rows or d 0 is ACTK_OK and touches nothing. A call splits anywhere (one
+ * long row too): the bits never depend on the split. For the
  * up-first layout (ggml's swapped form), call the plain form per row with
  * gate = row + d, up = row. */
 

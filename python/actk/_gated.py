@@ -93,7 +93,9 @@ def _packed(op):
     f.__name__ = f.__qualname__ = name
     f.__doc__ = (
         "%s(x[..., :d]) * x[..., d:] (actk_%s_<type>[_fast]) for x of shape (..., 2d), "
-        "the gate first (vLLM's layout; for the up-first layout pass the halves to %s()). "
+        "the gate first (vLLM's layout; for the up-first layout pass contiguous copies of "
+        "both halves, np.ascontiguousarray(x[..., d:]) as gate and of x[..., :d] as up, to "
+        "%s()). "
         "Returns out, of shape (..., d); out must not overlap x." % (act, name, op)
     )
     return f
