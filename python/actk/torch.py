@@ -235,14 +235,23 @@ def replace(model, fast=False, verbose=False):
     verbose=True prints it. The model itself, if it is an activation, is not
     replaced (its parent holds the reference)."""
     swapped = []
-    for pname, parent in list(model.named_modules()):
+    seen = set()
+
+    def walk(parent, prefix):
+        # depth first, children in order: the model's own order
+        if id(parent) in seen:  # a module shared by two parents: once
+            return
+        seen.add(id(parent))
         for cname, child in list(parent.named_children()):
             make = _SWAPS.get(type(child))
             if make is None:
+                walk(child, prefix + cname + ".")
                 continue
             new = make(child, fast)
             setattr(parent, cname, new)
-            swapped.append(((pname + "." if pname else "") + cname, child, new))
+            swapped.append((prefix + cname, child, new))
+
+    walk(model, "")
     if verbose:
         counts = {}
         for _, old, new in swapped:
