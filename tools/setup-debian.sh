@@ -26,6 +26,11 @@ packages=(
   # CI: the Python binding's tests (python/), libFuzzer's runtime for clang 14
   # (fuzz/), memcheck (the valgrind stage)
   python3 python3-numpy python3-pytest libclang-rt-14-dev valgrind
+  # CI: the Python package's install into a venv (pip, offline: Debian's
+  # setuptools and wheel), its PyTorch ops (torch's headers and libraries:
+  # libtorch-dev) and the model tests (torchvision's efficientnet/convnext/vit)
+  python3-venv python3-pip python3-setuptools python3-wheel python3-torch python3-torchvision
+  libtorch-dev
 )
 
 say() { printf 'setup-debian: %s\n' "$*"; }
