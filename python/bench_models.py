@@ -16,8 +16,16 @@ mode. Needs the installed package with its torch ops (python/README.md).
 """
 import argparse
 import copy
+import os
 import statistics
+import sys
 import time
+
+# The installed actk (with its torch ops), not the source tree's python/actk
+# beside this script, unless ACTK_LIBRARY points the source tree at a library.
+if not os.environ.get("ACTK_LIBRARY"):
+    _here = os.path.dirname(os.path.abspath(__file__))
+    sys.path = [p for p in sys.path if os.path.abspath(p or ".") != _here]
 
 import torch
 import torchvision

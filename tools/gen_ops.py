@@ -457,6 +457,19 @@ TORCH_SHAPES = {
         cargs="static_cast<const CT *>(x), static_cast<const CT *>(b), w, static_cast<CT *>(y), n",
         schema="Tensor{a} x, Tensor bias", cxx="{c}at::Tensor &x, const at::Tensor &b",
         args="x, b", runner="bias"),
+    # coming: gated f(pool, gate, up, y, n) and packed f(pool, x, y, rows, d)
+    # (x [rows, 2d], the gate first); their runners are in actk_torch.cc. The C
+    # name is actk_<op name>_<type><tier>: a packed op named "<op>_packed"
+    # gives the header's actk_<op>_packed_<type>
+    "gated": dict(
+        kparams="const void *g, const void *u, void *y, size_t n",
+        cargs="static_cast<const CT *>(g), static_cast<const CT *>(u), static_cast<CT *>(y), n",
+        schema="Tensor{a} gate, Tensor up", cxx="{c}at::Tensor &g, const at::Tensor &u",
+        args="g, u", runner="gated"),
+    "packed": dict(  # y has half x's last dimension: no in-place form
+        kparams="const void *x, void *y, size_t rows, size_t d",
+        cargs="static_cast<const CT *>(x), static_cast<CT *>(y), rows, d",
+        schema="Tensor{a} x", cxx="{c}at::Tensor &x", args="x", runner="packed", inplace=False),
 }
 
 
@@ -475,8 +488,7 @@ def gen_torch(t):
             sys.exit("gen_ops: %s: shape %r has no PyTorch binding: add it to TORCH_SHAPES "
                      "(tools/gen_ops.py) and its runners to python/csrc/actk_torch.cc"
                      % (o["name"], o["shape"]))
-        name, kind = o["name"], s["runner"]
-        ktype = {"unary": "UnaryK", "param": "ParamK", "bias": "BiasK"}[kind]
+        name, kind, inplace = o["name"], s["runner"], s.get("inplace", True)
         L.append("static actk_status k_%s(actk_pool *p, Dt t, bool fast, %s) {" % (name, s["kparams"]))
         L.append("  switch (t) {")
         for ty in t.types:
@@ -497,18 +509,21 @@ def gen_torch(t):
         # op_<name>: not erf or tanh, which <cmath> has
         L.append("static at::Tensor op_%s(%s, bool fast) { return %s(%s, k_%s, %s, fast); }" % (
             name, cxx_in, kind, q, name, s["args"]))
-        L.append("static at::Tensor &op_%s_(%s, bool fast) { return %s_(%s, k_%s, %s, fast); }" % (
-            name, cxx_ip, kind, q, name, s["args"]))
+        if inplace:
+            L.append("static at::Tensor &op_%s_(%s, bool fast) { return %s_(%s, k_%s, %s, fast); }"
+                     % (name, cxx_ip, kind, q, name, s["args"]))
         L.append("static at::Tensor &op_%s_out(%s, bool fast, at::Tensor &out) {" % (name, cxx_in))
         L.append("  return %s_out(%s, k_%s, %s, fast, out);" % (kind, q, name, s["args"]))
         L.append("}")
         L.append("")
         defs.append('  m.def("%s(%s, bool fast=False) -> Tensor");' % (name, sch_in))
-        defs.append('  m.def("%s_(%s, bool fast=False) -> Tensor(a!)");' % (name, sch_ip))
+        if inplace:
+            defs.append('  m.def("%s_(%s, bool fast=False) -> Tensor(a!)");' % (name, sch_ip))
         defs.append('  m.def("%s.out(%s, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");'
                     % (name, sch_in))
         impls.append('  m.impl("%s", actk_torch::op_%s);' % (name, name))
-        impls.append('  m.impl("%s_", actk_torch::op_%s_);' % (name, name))
+        if inplace:
+            impls.append('  m.impl("%s_", actk_torch::op_%s_);' % (name, name))
         impls.append('  m.impl("%s.out", actk_torch::op_%s_out);' % (name, name))
     L.append("} // namespace actk_torch")
     L.append("")

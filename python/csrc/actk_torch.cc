@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <vector>
 
 #include "actk.h"
 
@@ -217,6 +218,81 @@ at::Tensor &bias_out(const char *op, BiasK k, const at::Tensor &x, const at::Ten
   check_out(op, x, out);
   check_status(
       op, k(torch_pool(), t, fast, x.data_ptr(), b.data_ptr(), count(b), out.data_ptr(), count(x)));
+  return out;
+}
+
+// Gated ops, y = act(gate) * up: gate and up alike (dtype, sizes, strides),
+// y laid out as gate. In place writes gate.
+using GatedK = actk_status (*)(actk_pool *, Dt, bool, const void *, const void *, void *, size_t);
+
+Dt gated_inputs(const char *op, const at::Tensor &g, const at::Tensor &u) {
+  const Dt t = input(op, g, "gate");
+  input(op, u, "up");
+  TORCH_CHECK_TYPE(u.scalar_type() == g.scalar_type(), "actk::", op, ": up must be ",
+                   g.scalar_type(), " like gate, got ", u.scalar_type());
+  TORCH_CHECK(u.sizes() == g.sizes() && u.strides() == g.strides(), "actk::", op,
+              ": up must have gate's sizes ", g.sizes(), " and strides ", g.strides(), ", got ",
+              u.sizes(), " and ", u.strides());
+  return t;
+}
+
+at::Tensor gated(const char *op, GatedK k, const at::Tensor &g, const at::Tensor &u, bool fast) {
+  const Dt t = gated_inputs(op, g, u);
+  at::Tensor y = at::empty_like(g);
+  check_status(op, k(torch_pool(), t, fast, g.data_ptr(), u.data_ptr(), y.data_ptr(), count(g)));
+  return y;
+}
+
+at::Tensor &gated_(const char *op, GatedK k, at::Tensor &g, const at::Tensor &u, bool fast) {
+  const Dt t = gated_inputs(op, g, u);
+  check_status(op, k(torch_pool(), t, fast, g.data_ptr(), u.data_ptr(), g.data_ptr(), count(g)));
+  return g;
+}
+
+at::Tensor &gated_out(const char *op, GatedK k, const at::Tensor &g, const at::Tensor &u, bool fast,
+                      at::Tensor &out) {
+  const Dt t = gated_inputs(op, g, u);
+  check_out(op, g, out);
+  check_status(op, k(torch_pool(), t, fast, g.data_ptr(), u.data_ptr(), out.data_ptr(), count(g)));
+  return out;
+}
+
+// Packed gated ops (vLLM's layout): x [..., 2d], the gate first in each row;
+// y [..., d]. Both contiguous; no in-place form (y is half x's size).
+using PackedK = actk_status (*)(actk_pool *, Dt, bool, const void *, void *, size_t, size_t);
+
+std::vector<int64_t> packed_sizes(const char *op, const at::Tensor &x) {
+  TORCH_CHECK(x.is_contiguous(), "actk::", op, ": x must be contiguous, got strides ", x.strides(),
+              ": actk makes no hidden copies, pass x.contiguous()");
+  TORCH_CHECK(x.dim() >= 1 && x.size(-1) % 2 == 0, "actk::", op,
+              ": x's last dimension must be even (gate and up, d each), got sizes ", x.sizes());
+  std::vector<int64_t> sizes(x.sizes().begin(), x.sizes().end());
+  sizes.back() /= 2;
+  return sizes;
+}
+
+at::Tensor packed(const char *op, PackedK k, const at::Tensor &x, bool fast) {
+  const Dt t = input(op, x);
+  const std::vector<int64_t> sizes = packed_sizes(op, x);
+  at::Tensor y = at::empty(sizes, x.options());
+  const size_t d = static_cast<size_t>(sizes.back());
+  check_status(op, k(torch_pool(), t, fast, x.data_ptr(), y.data_ptr(), d ? count(y) / d : 0, d));
+  return y;
+}
+
+at::Tensor &packed_out(const char *op, PackedK k, const at::Tensor &x, bool fast, at::Tensor &out) {
+  const Dt t = input(op, x);
+  const std::vector<int64_t> sizes = packed_sizes(op, x);
+  TORCH_CHECK(out.device().is_cpu(), "actk::", op, ": out must be on the CPU");
+  TORCH_CHECK_TYPE(out.scalar_type() == x.scalar_type(), "actk::", op, ": out must be ",
+                   x.scalar_type(), " like x, got ", out.scalar_type());
+  check_grad(op, out, "out");
+  TORCH_CHECK(out.sizes() == at::IntArrayRef(sizes) && out.is_contiguous(), "actk::", op,
+              ": out must be contiguous with sizes ", at::IntArrayRef(sizes), ", got sizes ",
+              out.sizes(), " strides ", out.strides());
+  const size_t d = static_cast<size_t>(sizes.back());
+  check_status(op,
+               k(torch_pool(), t, fast, x.data_ptr(), out.data_ptr(), d ? count(out) / d : 0, d));
   return out;
 }
 
