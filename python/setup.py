@@ -14,6 +14,7 @@ repository above it) must be present: python/ alone is not a source package.
 Environment: ACTK_CMAKE_ARGS (extra CMake arguments, split on spaces),
 ACTK_NO_TORCH=1 (skip the PyTorch extension even where torch is importable).
 """
+import glob
 import os
 import re
 import shutil
@@ -76,6 +77,11 @@ class BuildPy(build_py):
         os.makedirs(dest, exist_ok=True)
         # one file, under its SONAME (the real file, not the symlink chain)
         shutil.copyfile(os.path.realpath(lib), os.path.join(dest, SONAME))
+        if not self.distribution.ext_modules:
+            # an earlier build's torch extension in the in-tree build/ would
+            # otherwise be installed with this one
+            for stale in glob.glob(os.path.join(dest, "_actk_torch*.so")):
+                os.remove(stale)
 
 
 class BinaryDistribution(Distribution):

@@ -56,3 +56,20 @@ def test_python_m_actk_prints_the_summary():
         parts = line.split()
         if len(parts) == 3 and parts[1] == "accurate":
             assert float(parts[2]) <= 2.0, line
+
+
+def test_import_actk_works_without_torch():
+    # torch made unimportable: the numpy binding works, actk.torch says why not
+    code = (
+        "import sys; sys.modules['torch'] = None\n"
+        "import numpy, actk\n"
+        "assert actk.gelu(numpy.zeros(4, numpy.float32))[0] == 0\n"
+        "try:\n    import actk.torch\nexcept ImportError as e:\n    print('ImportError', e)\n"
+    )
+    env = dict(os.environ)
+    if os.environ.get("ACTK_TEST_INSTALLED") != "1":
+        env["PYTHONPATH"] = os.path.join(REPO, "python")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         cwd="/")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ImportError"), out.stdout
