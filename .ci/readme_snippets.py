@@ -16,8 +16,11 @@ Every fenced block of README.md is handled by its language, in order:
   sh     with `pkg-config`: each command run as written (app.c is README's
          first C program, <libdir> the installed one), then the program:
          the --static one must not need libactk.so.
+  rust   run as doctests by CI's rust stage (rust/actk/src/lib.rs includes
+         README.md under cfg(doctest)): checked here that it still does.
+  sh     with `cargo`: the rust stage runs it.
   sh     with tools/setup-debian.sh: the quick start and the AArch64 cross
-         test, which CI's gcc and aarch64 stages run: skipped here. A block with no language is text.
+         test, which CI's gcc and aarch64 stages run: skipped here. A block with no language, or text, is text.
 A block of any other kind fails the run, so that a new one gets a rule.
 """
 import argparse
@@ -206,7 +209,17 @@ def main():
                 "aarch64 stages run them")
         elif lang == "sh" and "cmake --install" in body:
             kind = "install"
-        elif lang == "":
+        elif lang == "rust":
+            # run as doctests by the rust stage: the crate includes README.md for them
+            kind = "rust (doctests of .ci/run rust)"
+            lib_rs = os.path.join(os.path.dirname(os.path.abspath(a.readme)), "rust/actk/src/lib.rs")
+            with open(lib_rs, encoding="utf-8") as f:
+                if 'include_str!("../../../README.md")' not in f.read():
+                    fail(f"{where(line)}: a ```rust block, but rust/actk/src/lib.rs no longer "
+                         "runs README.md's blocks as doctests")
+        elif lang == "sh" and "cargo" in body:
+            kind = "cargo (the rust stage runs it)"
+        elif lang in ("", "text"):
             kind = "plain text"
         else:
             fail(f"{where(line)}: a ```{lang} block with no rule in .ci/readme_snippets.py")

@@ -2,8 +2,9 @@
  *
  * Each input decodes into one call (fuzz/README.md has the byte format): the
  * op (every element-wise entry of the catalog, tools/catalog.h: each op, tier
- * and type, f32, f16 and bf16, swish with any alpha; RoPE in each of those
- * types; the RoPE cache), the ISA (any supported one), the pool (NULL, a
+ * and type, f32, f16 and bf16, swish with any alpha; the gated ops of
+ * actk_gated_catalog, plain or packed; RoPE in each of those types; the RoPE
+ * cache), the ISA (any supported one), the pool (NULL, a
  * 1-thread, a 3-thread, or a host pool whose parallel-for runs the tasks
  * backwards), n, offsets, how x and y alias (separate, y == x, partial
  * overlaps either way, adjacent, NULL), the bias width and where the bias
@@ -267,6 +268,9 @@ static void snapshot(arenas *A) {
  * RoPE cache is f32 only). */
 #define MAX_ELEMENTWISE 64
 static const actk_op_info *g_elementwise[MAX_ELEMENTWISE][N_TYPES]; /* NULL: not element-wise */
+/* the gated ops (tools/catalog.h's actk_gated_catalog, apart from the
+ * element-wise ones): by the same ids, the entry of that op and tier */
+static const actk_gated_info *g_gated[MAX_ELEMENTWISE][N_TYPES];
 static int g_op_rope = -1, g_op_rope_cache = -1, g_n_ops;
 
 static const elem_type *type_named(const char *name) {
@@ -275,16 +279,29 @@ static const elem_type *type_named(const char *name) {
   return NULL;
 }
 
+static const actk_gated_info *gated_find(const char *op, const char *tier, const char *type) {
+  for (size_t i = 0; i < actk_gated_catalog_size; i++) {
+    const actk_gated_info *g = &actk_gated_catalog[i];
+    if (!strcmp(g->name, op) && !strcmp(g->tier_name, tier) && !strcmp(g->type_name, type))
+      return g;
+  }
+  return NULL;
+}
+
 static void make_ops(void) {
-  /* never fuzz fewer entries, silently: every type of the catalog is here,
+  /* never fuzz fewer entries, silently: every type of the catalogs is here,
    * with its element size, every op and tier exists in every type, and every
-   * catalog entry has an id */
+   * entry of both catalogs has an id */
   for (size_t i = 0; i < actk_catalog_size; i++) {
     const elem_type *t = type_named(actk_catalog[i].type_name);
     if (!t || t->esize != actk_catalog[i].esize) die("a catalog type fuzz_types.h lacks");
   }
+  for (size_t i = 0; i < actk_gated_catalog_size; i++) {
+    const elem_type *t = type_named(actk_gated_catalog[i].type_name);
+    if (!t || t->esize != actk_gated_catalog[i].esize) die("a gated type fuzz_types.h lacks");
+  }
   if (FUZZ_N_OP_IDS > MAX_ELEMENTWISE) die("raise MAX_ELEMENTWISE");
-  size_t covered = 0;
+  size_t covered = 0, covered_gated = 0;
   for (size_t k = 0; k < sizeof g_fuzz_op_ids / sizeof g_fuzz_op_ids[0]; k++) {
     const fuzz_op_id *id = &g_fuzz_op_ids[k];
     if (!id->tier) {
@@ -292,7 +309,17 @@ static void make_ops(void) {
       if (!strcmp(id->op, "rope_cache")) g_op_rope_cache = (int)id->id;
       continue;
     }
+    /* an op is in one catalog or the other, in every type */
+    int gated = gated_find(id->op, id->tier, g_types[0].name) != NULL;
     for (size_t t = 0; t < N_TYPES; t++) {
+      if (gated) {
+        const actk_gated_info *g = gated_find(id->op, id->tier, g_types[t].name);
+        if (!g || actk_catalog_find(id->op, id->tier, g_types[t].name))
+          die("a gated op and tier missing in a type, or in both catalogs");
+        g_gated[id->id][t] = g;
+        covered_gated++;
+        continue;
+      }
       const actk_op_info *f = actk_catalog_find(id->op, id->tier, g_types[t].name);
       if (!f) die("an op and tier missing in a type");
       g_elementwise[id->id][t] = f;
@@ -300,9 +327,11 @@ static void make_ops(void) {
     }
   }
   if (covered != actk_catalog_size) die("catalog entries without a fuzz id");
+  if (covered_gated != actk_gated_catalog_size) die("gated catalog entries without a fuzz id");
   if (g_op_rope < 0 || g_op_rope_cache < 0) die("no fuzz ids for rope and rope_cache");
   for (int op = 0; op < FUZZ_N_OP_IDS; op++)
-    if (!g_elementwise[op][0] && op != g_op_rope && op != g_op_rope_cache) die("a fuzz id unused");
+    if (!g_elementwise[op][0] && !g_gated[op][0] && op != g_op_rope && op != g_op_rope_cache)
+      die("a fuzz id unused");
   g_n_ops = FUZZ_N_OP_IDS;
 }
 
@@ -315,8 +344,9 @@ static int is_param_op(int op) {
 
 typedef struct {
   int op;
-  const elem_type *type;     /* of x, y and the bias (RoPE: x and y) */
-  const actk_op_info *entry; /* element-wise ops: the catalog's entry called */
+  const elem_type *type;         /* of x, y and the bias (RoPE: x and y) */
+  const actk_op_info *entry;     /* element-wise ops: the catalog's entry called */
+  const actk_gated_info *gentry; /* gated ops: the gated catalog's entry called */
   actk_pool *pool;
   int pool_index;
   actk_isa isa;
@@ -327,6 +357,10 @@ typedef struct {
   const void *bias;
   size_t width;
   float alpha;
+  /* gated: gate and up (plain), or x (packed, rows x 2d) */
+  int packed;
+  const void *gate, *up;
+  size_t rows, d;
   /* rope */
   actk_rope_desc desc;
   const actk_rope_desc *descp;
@@ -361,10 +395,18 @@ static int overlap(const void *a, size_t na, const void *b, size_t nb) {
   return na && nb && pa < pb + nb && pb < pa + na;
 }
 
-/* count elements of elem bytes at p would run past the address space */
+/* The header's highest user address (ACTK_ERR_TOO_LARGE): 2^57 on 64-bit
+ * targets, else the address space. */
+#if UINTPTR_MAX > 0xffffffffu
+#define USER_LIMIT ((uintptr_t)1 << 57)
+#else
+#define USER_LIMIT UINTPTR_MAX
+#endif
+
+/* count elements of elem bytes at p would run past the highest user address */
 static int too_large(const void *p, size_t count, size_t elem) {
   if (count > SIZE_MAX / elem) return 1;
-  return p && (uintptr_t)p > UINTPTR_MAX - count * elem;
+  return p && ((uintptr_t)p > USER_LIMIT || count * elem > USER_LIMIT - (uintptr_t)p);
 }
 
 /* Sizes count elements of the op's type (include/actk.h: every rule of the
@@ -899,6 +941,271 @@ static void fuzz_elementwise(reader *r, call *c, int is_bias) {
   arenas_unmap(&A);
 }
 
+/* ---- gated ops: y = activation(gate) * up, plain or packed ---- */
+
+/* The statuses a plain gated call allows: as a unary call's, for two inputs,
+ * each of which may be y itself (in place) but overlap it no other way;
+ * gate and up may overlap each other (both are only read). */
+static unsigned expect_gated(const call *c) {
+  const size_t es = c->type->esize, n = c->n;
+  if (n == 0) return 0;
+  unsigned e = 0;
+  if (!c->gate || !c->up || !c->y) e |= BIT(ACTK_ERR_NULL_POINTER);
+  if (too_large(c->gate, n, es) || too_large(c->up, n, es) || too_large(c->y, n, es)) {
+    e |= BIT(ACTK_ERR_TOO_LARGE);
+    /* sizes that wrap make the overlap test meaningless: either error will do */
+    if (c->gate != c->y || c->up != c->y) e |= BIT(ACTK_ERR_OVERLAP);
+    return e;
+  }
+  if (c->y && ((c->gate && c->gate != c->y && overlap(c->gate, n * es, c->y, n * es)) ||
+               (c->up && c->up != c->y && overlap(c->up, n * es, c->y, n * es))))
+    e |= BIT(ACTK_ERR_OVERLAP);
+  return e;
+}
+
+/* Packed: x is rows x 2d elements, y rows x d, and y may not overlap x at
+ * all (in place would overwrite a later row's input); nothing to do when a
+ * factor is 0. Sets *elements to y's elements (0 when they overflow). */
+static unsigned expect_gated_packed(const call *c, size_t *elements) {
+  const size_t es = c->type->esize;
+  *elements = 0;
+  if (c->rows == 0 || c->d == 0) return 0;
+  unsigned e = 0;
+  if (!c->x || !c->y) e |= BIT(ACTK_ERR_NULL_POINTER);
+  size_t ny, nx;
+  if (mul(c->rows, c->d, &ny) || mul(ny, 2, &nx) || too_large(c->x, nx, es) ||
+      too_large(c->y, ny, es))
+    return e | BIT(ACTK_ERR_TOO_LARGE); /* ranges that wrap: no overlap test */
+  *elements = ny;
+  if (c->x && c->y && overlap(c->x, nx * es, c->y, ny * es)) e |= BIT(ACTK_ERR_OVERLAP);
+  return e;
+}
+
+/* NaN in, NaN out (src/math/gated.h): a NaN gate's own NaN quieted, else a
+ * NaN up's, whatever the other operand is; element i of the plain form's
+ * gate and up. Checked on the reference, before the call under test. */
+static void check_nan_gated(const elem_type *t, const void *gate, const void *up, const void *ref,
+                            size_t n, size_t row_d) {
+  for (size_t i = 0; i < n; i++) {
+    uint32_t g = elem_get(t, gate, i), u = elem_get(t, up, i), v = g;
+    const char *what = "gate";
+    if (!elem_is_nan(t, g)) v = u, what = "up";
+    if (elem_is_nan(t, v) && elem_get(t, ref, i) != (v | t->quiet))
+      finding("%s[%zu] = 0x%0*x (NaN) gives y[%zu] = 0x%0*x with the scalar isa, not the same NaN "
+              "quieted (row width %zu)",
+              what, i, 2 * (int)t->esize, (unsigned)v, i, 2 * (int)t->esize,
+              (unsigned)elem_get(t, ref, i), row_d);
+  }
+}
+
+static void describe_gated(const call *c) {
+  if (c->packed)
+    snprintf(g_desc, sizeof g_desc, "%s isa=%s pool=%d rows=%zu d=%zu x=%p y=%p (y-x=%ld bytes)",
+             c->gentry->packed_function, actk_isa_name(c->isa), c->pool_index, c->rows, c->d, c->x,
+             c->y, byte_gap(c->x, c->y));
+  else
+    snprintf(g_desc, sizeof g_desc,
+             "%s isa=%s pool=%d n=%zu gate=%p up=%p y=%p (y-gate=%ld, y-up=%ld bytes)",
+             c->gentry->function, actk_isa_name(c->isa), c->pool_index, c->n, c->gate, c->up, c->y,
+             byte_gap(c->gate, c->y), byte_gap(c->up, c->y));
+}
+
+static actk_status run_gated(const call *c, const void *gate, const void *up, const void *x,
+                             void *y, actk_pool *pool) {
+  return c->packed ? c->gentry->call_packed(pool, x, y, c->rows, c->d)
+                   : c->gentry->call(pool, gate, up, y, c->n);
+}
+
+/* An input's place relative to y, in elements (both forms): 0-2 its own
+ * arena, 3 y itself, 4 a partial overlap either side, 5 right after y, 6
+ * right before, 7 NULL; plain up also 8: at gate + k elements, k of either
+ * sign (0: up == gate), in gate's arena. Sets *in_io and *null; returns the
+ * distance for modes 3-6. nin: the input's elements, ny y's. */
+static long gated_place(unsigned mode, uint16_t sel, size_t nin, size_t ny, int *in_io, int *null) {
+  *in_io = mode >= 3 && mode <= 6;
+  *null = mode == 7;
+  switch (mode) {
+  case 4: /* [o, o + nin) meets [0, ny): o in (-nin, ny), not 0 (mode 3) */
+    if (nin + ny > 2) {
+      long o = (long)(sel % (nin + ny - 1)) - (long)nin + 1;
+      return o ? o : 1;
+    }
+    return 1; /* one element each: after y, not an overlap */
+  case 5:
+    return (long)ny;
+  case 6:
+    return -(long)nin;
+  default:
+    return 0;
+  }
+}
+
+/* [lo, hi) grows to hold [o, o + b) */
+static void extent(long *lo, long *hi, long o, long b) {
+  if (o < *lo) *lo = o;
+  if (o + b > *hi) *hi = o + b;
+}
+
+/* 16-bit gated calls: ODD_Y and ODD_DOWN as above, ODD_X for the gate (or
+ * packed x), ODD_BIAS's bit for up */
+#define ODD_UP ODD_BIAS
+
+static void fuzz_gated(reader *r, call *c) {
+  const elem_type *t = c->type;
+  const size_t es = t->esize;
+  c->packed = rd8(r) & 1;
+  int huge = 0;
+  size_t nx, ny; /* elements of x (plain: of gate and up each) and of y */
+  if (c->packed) {
+    uint8_t k = rd8(r) % 16;
+    uint16_t a = rd16(r), b = rd16(r);
+    if (k < 8) {
+      c->rows = a % 17, c->d = b % 256;
+    } else if (k < 15) {
+      /* up to MAX_ELEMS outputs: past every pool threshold */
+      c->rows = a % 1024, c->d = (size_t)(b % 4096) + 1;
+      while (c->rows * c->d > MAX_ELEMS) c->rows /= 2;
+    } else {
+      /* rows x 2d past size_t, or its bytes, or x + its bytes past the
+       * address space; or one factor 0 beside a huge one (nothing to do) */
+      huge = 1;
+      switch (a % 5) {
+      case 0:
+        c->rows = 1, c->d = SIZE_MAX / 2 + 1 + b; /* 2d overflows */
+        break;
+      case 1:
+        c->rows = (size_t)b + 2, c->d = SIZE_MAX / 4; /* rows x 2d overflows */
+        break;
+      case 2: /* bytes fit and x + bytes wraps, or ends past 2^57 without wrapping */
+        c->rows = 1, c->d = (b & 1 ? SIZE_MAX / (2 * es) : SIZE_MAX / (4 * es)) - b / 2;
+        break;
+      case 3:
+        c->rows = SIZE_MAX / (2 * es) + 1 + b, c->d = 1; /* bytes overflow */
+        break;
+      default:
+        c->rows = b & 1 ? 0 : SIZE_MAX, c->d = b & 1 ? SIZE_MAX : 0;
+      }
+    }
+    ny = huge ? 64 : c->rows * c->d;
+    nx = 2 * ny;
+  } else {
+    c->n = decode_n(r, es, &huge);
+    ny = nx = huge ? 64 : c->n > MAX_ELEMS ? MAX_ELEMS : c->n;
+  }
+  unsigned gmode = rd8(r) % 8, umode = c->packed ? 0 : rd8(r) % 9;
+  uint8_t gwhere = rd8(r) % 3, uwhere = rd8(r) % 3, skip = rd8(r) % 16;
+  size_t pre = rd8(r) % 40, post = rd8(r) % 40;
+  uint16_t gsel = rd16(r), usel = rd16(r);
+  int y_null = rd8(r) % 12 == 11;
+  unsigned odd = es < 4 ? rd8(r) : 0;
+
+  /* places, in bytes relative to y (inputs in the I/O arena) */
+  int g_io, g_null, u_io, u_null;
+  long dg = gated_place(gmode, gsel, nx, ny, &g_io, &g_null);
+  long du = gated_place(umode == 8 ? 0 : umode, usel, nx, ny, &u_io, &u_null);
+  /* up == gate + k: in gate's arena, or beside it in the I/O arena */
+  long k = umode == 8 ? (long)(usel % (2 * nx + 1)) - (long)nx : 0;
+  int u_by_g = umode == 8 && !g_null;
+  const long shift = odd & ODD_DOWN ? -1 : 1;
+  long go = dg * (long)es + (g_io && (odd & ODD_X) ? shift : 0);
+  long uo = du * (long)es + (u_io && (odd & ODD_UP) ? shift : 0);
+  if (u_by_g && g_io) u_io = 1, uo = go + k * (long)es;
+  long lo = 0, hi = (long)(ny * es);
+  if (g_io) extent(&lo, &hi, go, (long)(nx * es));
+  if (u_io) extent(&lo, &hi, uo, (long)(nx * es));
+  arena_spec spec[N_ARENAS] = {{0}};
+  spec[A_IO].bytes = (pre + post) * es + (size_t)(hi - lo) + 1;
+  size_t y_at = round_page(spec[A_IO].bytes) - post * es - (size_t)hi;
+  if ((y_at & 1) != (odd & ODD_Y)) y_at--;
+  spec[A_IO].type = t;
+  spec[A_IO].phase = y_at % es;
+  /* gate (or x) in A_X, with up beside it when up is gate + k; up in A_BIAS */
+  size_t kk = (size_t)(k < 0 ? -k : k), g_odd = !g_io && (odd & ODD_X);
+  size_t u_odd = !u_io && !u_by_g && (odd & ODD_UP);
+  size_t gspan = nx + (u_by_g && !g_io ? kk : 0);
+  spec[A_X] = (arena_spec){g_io ? 0 : (gspan + skip) * es + 1, t, g_odd};
+  spec[A_BIAS] = (arena_spec){!u_io && !u_by_g ? (nx + skip) * es + 1 : 0, t, u_odd};
+  arenas A;
+  arenas_map(&A, spec);
+  unsigned char *y0 = A.a[A_IO] + y_at;
+  unsigned char *g = g_io ? y0 + go : arena_place(&A, A_X, gspan, es, gwhere, skip, g_odd);
+  if (!g_io && u_by_g && k < 0) g += kk * es; /* up below it, still inside the arena */
+  unsigned char *u = u_io     ? y0 + uo
+                     : u_by_g ? g + k * (long)es
+                              : arena_place(&A, A_BIAS, nx, es, uwhere, skip, u_odd);
+  if (g_null) g = NULL;
+  if (u_null) u = NULL;
+  unsigned char *y = y_null ? NULL : y0;
+  /* values: gate, then up (where they overlap, up's win; in place they take
+   * what is there) */
+  if (g) fill(t, g, nx);
+  if (u && !u_by_g) fill(t, u, nx);
+  if (u_by_g && k > 0 && u) fill(t, g + nx * es, kk); /* up's elements past gate's */
+  if (u_by_g && k < 0 && u) fill(t, u, kk);           /* and before it */
+  c->y = y;
+  if (c->packed) {
+    c->x = g;
+  } else {
+    c->gate = g;
+    c->up = u;
+  }
+  describe_gated(c);
+  announce();
+
+  size_t el = c->n;
+  unsigned expect = c->packed ? expect_gated_packed(c, &el) : expect_gated(c);
+  unsigned char *ref = NULL;
+  if (!expect && el) {
+    /* the reference: scalar isa, no pool, separate output, aligned copies
+     * of the inputs; packed: the plain form row by row (the halves of each
+     * row of x as gate and up), which pins the layout and whole rows */
+    ref = calloc(el, es);
+    size_t nin = c->packed ? 2 * el : el;
+    unsigned char *gc = malloc(nin * es), *uc = malloc(nin * es);
+    if (!ref || !gc || !uc) die("malloc");
+    memcpy(gc, g, nin * es);
+    if (!c->packed) memcpy(uc, u, nin * es);
+    actk_isa_force(ACTK_ISA_SCALAR);
+    if (c->packed) {
+      /* gate and up gathered into their own arrays, so the NaN check below
+       * reads them in y's order */
+      for (size_t i = 0; i < c->rows; i++) {
+        memcpy(uc + i * c->d * es, gc + (2 * i + 1) * c->d * es, c->d * es);
+        memmove(gc + i * c->d * es, gc + 2 * i * c->d * es, c->d * es);
+      }
+      for (size_t i = 0; i < c->rows; i++) {
+        actk_status s = c->gentry->call(NULL, gc + i * c->d * es, uc + i * c->d * es,
+                                        ref + i * c->d * es, c->d);
+        if (s != ACTK_OK)
+          finding("reference row %zu (plain form, scalar) returned %s", i, status_name(s));
+      }
+    } else {
+      actk_status s = c->gentry->call(NULL, gc, uc, ref, el);
+      if (s != ACTK_OK) finding("reference call (scalar, no pool) returned %s", status_name(s));
+    }
+    check_nan_gated(t, gc, uc, ref, el, c->packed ? c->d : el);
+    free(gc);
+    free(uc);
+  }
+  snapshot(&A);
+  if (!expect) warm_up(c->pool, el);
+  actk_isa_force(c->isa);
+  actk_status st = run_gated(c, c->gate, c->up, c->x, c->y, c->pool);
+  actk_isa_force(g_best);
+  if (expect) {
+    check_bad(&A, expect, st);
+  } else {
+    if (st != ACTK_OK) finding("good input: returned %s, want ACTK_OK", status_name(st));
+    check_untouched(&A, c->y, el * es, NULL, 0);
+    check_same(t, c->y, ref, el,
+               c->packed ? "the plain form row by row (scalar isa, no pool)"
+                         : "the scalar isa with no pool");
+    check_written(t, c->y, el);
+  }
+  free(ref);
+  arenas_unmap(&A);
+}
+
 /* RoPE as include/actk.h defines it, for a good call, computed before it (x
  * may be y): for each token (b, s), head h and pair (a, b) of channels with
  * cache entries (c, s) at the token's position, a' = a c - fl(b s) and
@@ -1273,7 +1580,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   c.pool = g_pools[c.pool_index];
   c.isa = g_isas[rd8(&r) % g_n_isas];
   c.type = &g_types[rd8(&r) % N_TYPES];            /* the RoPE cache ignores it: f32 only */
-  c.entry = g_elementwise[c.op][c.type - g_types]; /* NULL for rope, rope_cache */
+  c.entry = g_elementwise[c.op][c.type - g_types]; /* NULL for rope, rope_cache, gated */
+  c.gentry = g_gated[c.op][c.type - g_types];      /* NULL but for the gated ops */
   /* values: the rest of the input seeds the generator */
   uint64_t h = 0x9e3779b97f4a7c15u;
   for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * 0x100000001b3u;
@@ -1282,6 +1590,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_rope(&r, &c);
   else if (c.op == g_op_rope_cache)
     fuzz_rope_cache(&r, &c);
+  else if (c.gentry)
+    fuzz_gated(&r, &c);
   else
     fuzz_elementwise(&r, &c, is_bias_op(c.op));
   return 0;

@@ -89,6 +89,36 @@ def elementwise(op, n, alias=0, xwhere=0, skip=0, pre=4, post=4, dsel=0, pool="n
     return b + bytes([wsel, bwhere]) + u16(wv) + u16(boff) + odd_byte(type, odd)
 
 
+def size_class(n, huge=None):
+    """fuzz_api.c's decode_n: 0..255 small, else 256..4095 mid, else an even
+    number up to 131070; huge: the kind of a huge n."""
+    if huge is not None:
+        return bytes([15, huge]) + u32(7)
+    if n < 256:
+        return bytes([0, n])
+    if n < 4096:
+        return bytes([9]) + u16(n)
+    return bytes([12]) + u16(n // 2)
+
+
+def gated(op, n=0, rows=None, d=0, gmode=0, umode=0, gwhere=0, uwhere=0, skip=0, pre=4, post=4,
+          gsel=0, usel=0, ysel=0, pool="none", isa=0, type="f32", odd=0, huge=None):
+    """The gated ops: plain (gate, up of n elements) unless rows is given,
+    then packed (x = [rows, 2d]; rows < 17 and d < 256 small, else rows < 1024
+    and d <= 4096, huge: the kind of a huge shape). gmode/umode: the input's
+    place (fuzz_api.c's gated_place: 0-2 own arena, 3 y itself, 4 a partial
+    overlap, 5 after y, 6 before, 7 NULL, up 8: gate + usel - n); ysel 11: y NULL."""
+    b = header(op, pool, isa, type)
+    if rows is None:
+        b += bytes([0]) + size_class(n, huge) + bytes([gmode, umode])
+    else:
+        k = 15 if huge is not None else 0 if rows < 17 and d < 256 else 8
+        a, v = (huge, rows) if huge is not None else (rows, d if k == 0 else d - 1)
+        b += bytes([1, k]) + u16(a) + u16(v) + bytes([gmode])
+    return (b + bytes([gwhere, uwhere, skip, pre, post]) + u16(gsel) + u16(usel) + bytes([ysel])
+            + odd_byte(type, odd))
+
+
 def rope(B, S, H, D, rsel=0, rv=0, layout=0, style=0, ss=0, max_pos=64, pos_mode=0,
          cache_mode=0, alias=0, where=0, skip=0, dsel=0, start=0, pool="none", isa=0,
          shape_mode=1, type="f32", odd=0):
@@ -177,6 +207,19 @@ API = {
                                            max_pos=128, isa=2, type="f16"),
     "bf16_rope_sin_overlaps_y": rope(1, 3, 2, 16, cache_mode=2, dsel=40, type="bf16", odd=1),
     "f16_rope_adjacent_after_odd": rope(1, 3, 2, 16, alias=4, dsel=1, type="f16", odd=6),
+    # gated ops: plain (gate, up), then packed (x = [rows, 2d])
+    "swiglu_n37": gated("swiglu", 37),
+    "bf16_swiglu_fast_in_place_up_odd": gated("swiglu/fast", 70, umode=3, isa=2, type="bf16",
+                                              odd=1),
+    "f16_geglu_in_place_gate": gated("geglu", 50, gmode=3, isa=1, type="f16"),
+    "geglu_tanh_up_is_gate_big_2threads": gated("geglu_tanh", 20000, umode=8, usel=20000,
+                                                pool="2threads"),
+    "swiglu_up_overlaps_y": gated("swiglu", 40, umode=4, usel=9),
+    "f16_swiglu_packed_7x33": gated("swiglu", rows=7, d=33, isa=1, type="f16", odd=2),
+    "bf16_geglu_tanh_packed_fast_big_3threads": gated("geglu_tanh/fast", rows=16, d=4096,
+                                                      pool="3threads", isa=2, type="bf16"),
+    "geglu_packed_x_overlaps_y": gated("geglu/fast", rows=5, d=8, gmode=4, gsel=30),
+    "swiglu_packed_huge_d": gated("swiglu", rows=1, huge=0),
     "rope_cache_64x32": rope_cache(64, 32),
     "rope_cache_sin_is_cos": rope_cache(16, 8, mode=3),
     "rope_cache_negative_theta": rope_cache(16, 8, theta_sel=3),

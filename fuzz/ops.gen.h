@@ -33,7 +33,13 @@ static const fuzz_op_id g_fuzz_op_ids[] = {
     {19, "bias_gelu_tanh", "fast"},
     {20, "rope", NULL},
     {21, "rope_cache", NULL},
+    {22, "swiglu", "accurate"},
+    {23, "swiglu", "fast"},
+    {24, "geglu", "accurate"},
+    {25, "geglu", "fast"},
+    {26, "geglu_tanh", "accurate"},
+    {27, "geglu_tanh", "fast"},
 };
-#define FUZZ_N_OP_IDS 22 /* ids are 0 .. FUZZ_N_OP_IDS - 1 */
+#define FUZZ_N_OP_IDS 28 /* ids are 0 .. FUZZ_N_OP_IDS - 1 */
 
 #endif

@@ -165,6 +165,26 @@ ACTK_API actk_status actk_pool_create_host(actk_parallel_for_fn parallel_for, vo
  * swish with alpha = 1, quick_gelu with alpha = 1.702f (ONNX Runtime's
  * QuickGelu default). */
 
+/* ---- gated: y = activation(gate) * up ----
+ * swiglu (silu), geglu (exact gelu), geglu_tanh (gelu_tanh), every type and
+ * tier: y[i] = fl32(a * up[i]) with a the activation's f32 result of the same
+ * tier at gate[i] (accurate: actk_<activation>_f32 of the widened gate, in
+ * every type), narrowed once to the type: for f32 the bits of the unary call
+ * followed by a float multiply. 16-bit results are faithful to the exact
+ * product except where a is a subnormal float (|a| < 2^-126, gate far
+ * negative with |up| large): there the float's absolute error (2^-148, fast
+ * 2^-144) times |up| applies. NaNs: a NaN gate gives its NaN, else a NaN up
+ * its NaN, else inf * 0 the default NaN. y may equal gate or up; any other
+ * overlap with y is ACTK_ERR_OVERLAP (gate and up may overlap each other).
+ *
+ * <op>_packed(pool, x, y, rows, d): x is [rows][2d], the gate in each row's
+ * first d columns and up in the last d (vLLM's silu_and_mul layout), y is
+ * [rows][d]; the same bits as the plain call on each row's halves. y must not
+ * overlap x at all; rows * 2d past the address space is ACTK_ERR_TOO_LARGE;
+ * rows or d 0 is ACTK_OK and touches nothing. Chunks are whole rows. For the
+ * up-first layout (ggml's swapped form), call the plain form per row with
+ * gate = row + d, up = row. */
+
 /* ---- bias + activation, f32 ----
  * y[i] = g(x[i] + bias[i % width]) with the sum rounded to float first, so the
  * result is bit-identical to an add followed by actk_gelu_f32 (a NaN x or
@@ -289,6 +309,15 @@ ACTK_API actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, s
 ACTK_API actk_status actk_bias_gelu_f32(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_tanh_f32(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
+/* silu(gate) * up (Llama's MLP) */
+ACTK_API actk_status actk_swiglu_f32(actk_pool *pool, const float *gate, const float *up, float *y, size_t n);
+ACTK_API actk_status actk_swiglu_packed_f32(actk_pool *pool, const float *x, float *y, size_t rows, size_t d);
+/* gelu(gate) * up, exact GELU */
+ACTK_API actk_status actk_geglu_f32(actk_pool *pool, const float *gate, const float *up, float *y, size_t n);
+ACTK_API actk_status actk_geglu_packed_f32(actk_pool *pool, const float *x, float *y, size_t rows, size_t d);
+/* gelu_tanh(gate) * up (Gemma's MLP) */
+ACTK_API actk_status actk_geglu_tanh_f32(actk_pool *pool, const float *gate, const float *up, float *y, size_t n);
+ACTK_API actk_status actk_geglu_tanh_packed_f32(actk_pool *pool, const float *x, float *y, size_t rows, size_t d);
 
 /* f32, fast tier */
 /* erf(x) */
@@ -311,6 +340,15 @@ ACTK_API actk_status actk_swish_f32_fast(actk_pool *pool, const float *x, float 
 ACTK_API actk_status actk_bias_gelu_f32_fast(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_tanh_f32_fast(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
+/* silu(gate) * up (Llama's MLP) */
+ACTK_API actk_status actk_swiglu_f32_fast(actk_pool *pool, const float *gate, const float *up, float *y, size_t n);
+ACTK_API actk_status actk_swiglu_packed_f32_fast(actk_pool *pool, const float *x, float *y, size_t rows, size_t d);
+/* gelu(gate) * up, exact GELU */
+ACTK_API actk_status actk_geglu_f32_fast(actk_pool *pool, const float *gate, const float *up, float *y, size_t n);
+ACTK_API actk_status actk_geglu_packed_f32_fast(actk_pool *pool, const float *x, float *y, size_t rows, size_t d);
+/* gelu_tanh(gate) * up (Gemma's MLP) */
+ACTK_API actk_status actk_geglu_tanh_f32_fast(actk_pool *pool, const float *gate, const float *up, float *y, size_t n);
+ACTK_API actk_status actk_geglu_tanh_packed_f32_fast(actk_pool *pool, const float *x, float *y, size_t rows, size_t d);
 
 /* f16, accurate tier */
 /* erf(x) */
@@ -333,6 +371,15 @@ ACTK_API actk_status actk_swish_f16(actk_pool *pool, const actk_f16 *x, actk_f16
 ACTK_API actk_status actk_bias_gelu_f16(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_tanh_f16(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
+/* silu(gate) * up (Llama's MLP) */
+ACTK_API actk_status actk_swiglu_f16(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_swiglu_packed_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d);
+/* gelu(gate) * up, exact GELU */
+ACTK_API actk_status actk_geglu_f16(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_geglu_packed_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d);
+/* gelu_tanh(gate) * up (Gemma's MLP) */
+ACTK_API actk_status actk_geglu_tanh_f16(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_geglu_tanh_packed_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d);
 
 /* f16, fast tier */
 /* erf(x) */
@@ -355,6 +402,15 @@ ACTK_API actk_status actk_swish_f16_fast(actk_pool *pool, const actk_f16 *x, act
 ACTK_API actk_status actk_bias_gelu_f16_fast(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_tanh_f16_fast(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
+/* silu(gate) * up (Llama's MLP) */
+ACTK_API actk_status actk_swiglu_f16_fast(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_swiglu_packed_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d);
+/* gelu(gate) * up, exact GELU */
+ACTK_API actk_status actk_geglu_f16_fast(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_geglu_packed_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d);
+/* gelu_tanh(gate) * up (Gemma's MLP) */
+ACTK_API actk_status actk_geglu_tanh_f16_fast(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n);
+ACTK_API actk_status actk_geglu_tanh_packed_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d);
 
 /* bf16, accurate tier */
 /* erf(x) */
@@ -377,6 +433,15 @@ ACTK_API actk_status actk_swish_bf16(actk_pool *pool, const actk_bf16 *x, actk_b
 ACTK_API actk_status actk_bias_gelu_bf16(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_tanh_bf16(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
+/* silu(gate) * up (Llama's MLP) */
+ACTK_API actk_status actk_swiglu_bf16(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_swiglu_packed_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d);
+/* gelu(gate) * up, exact GELU */
+ACTK_API actk_status actk_geglu_bf16(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_geglu_packed_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d);
+/* gelu_tanh(gate) * up (Gemma's MLP) */
+ACTK_API actk_status actk_geglu_tanh_bf16(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_geglu_tanh_packed_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d);
 
 /* bf16, fast tier */
 /* erf(x) */
@@ -399,6 +464,15 @@ ACTK_API actk_status actk_swish_bf16_fast(actk_pool *pool, const actk_bf16 *x, a
 ACTK_API actk_status actk_bias_gelu_bf16_fast(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
+/* silu(gate) * up (Llama's MLP) */
+ACTK_API actk_status actk_swiglu_bf16_fast(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_swiglu_packed_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d);
+/* gelu(gate) * up, exact GELU */
+ACTK_API actk_status actk_geglu_bf16_fast(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_geglu_packed_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d);
+/* gelu_tanh(gate) * up (Gemma's MLP) */
+ACTK_API actk_status actk_geglu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n);
+ACTK_API actk_status actk_geglu_tanh_packed_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d);
 
 /* ---- END element-wise declarations ---- */
 /* clang-format on */

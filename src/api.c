@@ -124,3 +124,57 @@ actk_status actk_bias_call(actk_pool *pool, actk_bias_id op, actk_tier tier, act
   actk_fpenv_leave(env);
   return ACTK_OK;
 }
+
+typedef struct {
+  actk_gated_kernel k;
+  const char *gate, *up;
+  char *y;
+  size_t esize;
+} gated_ctx;
+
+static void gated_range(void *p, size_t b, size_t e) {
+  const gated_ctx *c = p;
+  c->k(c->gate + b * c->esize, c->up + b * c->esize, c->y + b * c->esize, e - b);
+}
+
+actk_status actk_gated_call(actk_pool *pool, actk_gated_id op, actk_tier tier, actk_type type,
+                            actk_cost cost, size_t esize, const void *gate, const void *up, void *y,
+                            size_t n) {
+  actk_status s = actk_check_gated(gate, up, y, n, esize);
+  if (s != ACTK_OK || n == 0) return s;
+  actk_fpenv env = actk_fpenv_enter();
+  gated_ctx c = {actk_dispatch_active()->gated[op][tier][type], gate, up, y, esize};
+  actk_run_ranges(pool, cost, n, ACTK_VECTOR_GRANULE, gated_range, &c);
+  actk_fpenv_leave(env);
+  return ACTK_OK;
+}
+
+typedef struct {
+  actk_gated_kernel k;
+  const char *x;
+  char *y;
+  size_t esize, d;
+} packed_ctx;
+
+/* [b, e) of y in whole rows (the granule is d): row r reads x's row r, its
+ * gate half then its up half. */
+static void packed_range(void *p, size_t b, size_t e) {
+  const packed_ctx *c = p;
+  size_t row_in = 2 * c->d * c->esize, row_out = c->d * c->esize;
+  for (size_t r = b / c->d; r < e / c->d; r++) {
+    const char *x = c->x + r * row_in;
+    c->k(x, x + row_out, c->y + r * row_out, c->d);
+  }
+}
+
+actk_status actk_gated_packed_call(actk_pool *pool, actk_gated_id op, actk_tier tier,
+                                   actk_type type, actk_cost cost, size_t esize, const void *x,
+                                   void *y, size_t rows, size_t d) {
+  actk_status s = actk_check_gated_packed(x, y, rows, d, esize);
+  if (s != ACTK_OK || rows == 0 || d == 0) return s;
+  actk_fpenv env = actk_fpenv_enter();
+  packed_ctx c = {actk_dispatch_active()->gated[op][tier][type], x, y, esize, d};
+  actk_run_ranges(pool, cost, rows * d, d, packed_range, &c);
+  actk_fpenv_leave(env);
+  return ACTK_OK;
+}

@@ -19,6 +19,8 @@ typedef void (*actk_param_kernel)(const void *x, void *y, size_t n, float alpha)
 /* y[i] = f(x[i] + bias[i % width]) for n a multiple of width, x and y row-aligned. */
 typedef void (*actk_bias_kernel)(const void *x, const void *bias, size_t width, void *y, size_t n);
 
+/* y[i] = f(gate[i]) * up[i], y may equal gate or up. */
+typedef void (*actk_gated_kernel)(const void *gate, const void *up, void *y, size_t n);
 /* RoPE rows: row i at x + i * stride, rotary_dim = 2 half channels rotated
  * with cache row (c + i * cstride, s + i * cstride): cstride 0 for the heads
  * of one token, half for consecutive positions. Channels past them untouched. */
@@ -59,6 +61,7 @@ typedef struct actk_impl {
   actk_unary_kernel unary[ACTK_N_UNARY][ACTK_N_TIERS][ACTK_N_TYPES];
   actk_param_kernel param[ACTK_N_PARAM][ACTK_N_TIERS][ACTK_N_TYPES];
   actk_bias_kernel bias[ACTK_N_BIAS][ACTK_N_TIERS][ACTK_N_TYPES];
+  actk_gated_kernel gated[ACTK_N_GATED][ACTK_N_TIERS][ACTK_N_TYPES];
   actk_rope_kernel rope[ACTK_N_TYPES]; /* x and y of the type, f32 caches */
   /* Whether b[0..len) holds a NaN: the bias kernels' choice of row (the
    * plain add or the NaN-ordered one). Here so tests can check it directly:

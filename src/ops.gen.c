@@ -243,6 +243,150 @@ actk_status actk_bias_gelu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *x, c
   return actk_bias_call(pool, ACTK_BIAS_bias_gelu_tanh, ACTK_TIER_fast, ACTK_TYPE_bf16, ACTK_COST_MEDIUM, sizeof(actk_bf16), x, bias, width, y, n);
 }
 
+actk_status actk_swiglu_f32(actk_pool *pool, const float *gate, const float *up, float *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_swiglu, ACTK_TIER_accurate, ACTK_TYPE_f32, ACTK_COST_MEDIUM, sizeof(float), gate, up, y, n);
+}
+
+actk_status actk_swiglu_packed_f32(actk_pool *pool, const float *x, float *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_swiglu, ACTK_TIER_accurate, ACTK_TYPE_f32, ACTK_COST_MEDIUM, sizeof(float), x, y, rows, d);
+}
+
+actk_status actk_swiglu_f16(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_swiglu, ACTK_TIER_accurate, ACTK_TYPE_f16, ACTK_COST_MEDIUM, sizeof(actk_f16), gate, up, y, n);
+}
+
+actk_status actk_swiglu_packed_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_swiglu, ACTK_TIER_accurate, ACTK_TYPE_f16, ACTK_COST_MEDIUM, sizeof(actk_f16), x, y, rows, d);
+}
+
+actk_status actk_swiglu_bf16(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_swiglu, ACTK_TIER_accurate, ACTK_TYPE_bf16, ACTK_COST_MEDIUM, sizeof(actk_bf16), gate, up, y, n);
+}
+
+actk_status actk_swiglu_packed_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_swiglu, ACTK_TIER_accurate, ACTK_TYPE_bf16, ACTK_COST_MEDIUM, sizeof(actk_bf16), x, y, rows, d);
+}
+
+actk_status actk_swiglu_f32_fast(actk_pool *pool, const float *gate, const float *up, float *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_swiglu, ACTK_TIER_fast, ACTK_TYPE_f32, ACTK_COST_LIGHT, sizeof(float), gate, up, y, n);
+}
+
+actk_status actk_swiglu_packed_f32_fast(actk_pool *pool, const float *x, float *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_swiglu, ACTK_TIER_fast, ACTK_TYPE_f32, ACTK_COST_LIGHT, sizeof(float), x, y, rows, d);
+}
+
+actk_status actk_swiglu_f16_fast(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_swiglu, ACTK_TIER_fast, ACTK_TYPE_f16, ACTK_COST_LIGHT, sizeof(actk_f16), gate, up, y, n);
+}
+
+actk_status actk_swiglu_packed_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_swiglu, ACTK_TIER_fast, ACTK_TYPE_f16, ACTK_COST_LIGHT, sizeof(actk_f16), x, y, rows, d);
+}
+
+actk_status actk_swiglu_bf16_fast(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_swiglu, ACTK_TIER_fast, ACTK_TYPE_bf16, ACTK_COST_LIGHT, sizeof(actk_bf16), gate, up, y, n);
+}
+
+actk_status actk_swiglu_packed_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_swiglu, ACTK_TIER_fast, ACTK_TYPE_bf16, ACTK_COST_LIGHT, sizeof(actk_bf16), x, y, rows, d);
+}
+
+actk_status actk_geglu_f32(actk_pool *pool, const float *gate, const float *up, float *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_geglu, ACTK_TIER_accurate, ACTK_TYPE_f32, ACTK_COST_EXPENSIVE, sizeof(float), gate, up, y, n);
+}
+
+actk_status actk_geglu_packed_f32(actk_pool *pool, const float *x, float *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_geglu, ACTK_TIER_accurate, ACTK_TYPE_f32, ACTK_COST_EXPENSIVE, sizeof(float), x, y, rows, d);
+}
+
+actk_status actk_geglu_f16(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_geglu, ACTK_TIER_accurate, ACTK_TYPE_f16, ACTK_COST_EXPENSIVE, sizeof(actk_f16), gate, up, y, n);
+}
+
+actk_status actk_geglu_packed_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_geglu, ACTK_TIER_accurate, ACTK_TYPE_f16, ACTK_COST_EXPENSIVE, sizeof(actk_f16), x, y, rows, d);
+}
+
+actk_status actk_geglu_bf16(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_geglu, ACTK_TIER_accurate, ACTK_TYPE_bf16, ACTK_COST_EXPENSIVE, sizeof(actk_bf16), gate, up, y, n);
+}
+
+actk_status actk_geglu_packed_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_geglu, ACTK_TIER_accurate, ACTK_TYPE_bf16, ACTK_COST_EXPENSIVE, sizeof(actk_bf16), x, y, rows, d);
+}
+
+actk_status actk_geglu_f32_fast(actk_pool *pool, const float *gate, const float *up, float *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_geglu, ACTK_TIER_fast, ACTK_TYPE_f32, ACTK_COST_MEDIUM, sizeof(float), gate, up, y, n);
+}
+
+actk_status actk_geglu_packed_f32_fast(actk_pool *pool, const float *x, float *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_geglu, ACTK_TIER_fast, ACTK_TYPE_f32, ACTK_COST_MEDIUM, sizeof(float), x, y, rows, d);
+}
+
+actk_status actk_geglu_f16_fast(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_geglu, ACTK_TIER_fast, ACTK_TYPE_f16, ACTK_COST_MEDIUM, sizeof(actk_f16), gate, up, y, n);
+}
+
+actk_status actk_geglu_packed_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_geglu, ACTK_TIER_fast, ACTK_TYPE_f16, ACTK_COST_MEDIUM, sizeof(actk_f16), x, y, rows, d);
+}
+
+actk_status actk_geglu_bf16_fast(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_geglu, ACTK_TIER_fast, ACTK_TYPE_bf16, ACTK_COST_MEDIUM, sizeof(actk_bf16), gate, up, y, n);
+}
+
+actk_status actk_geglu_packed_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_geglu, ACTK_TIER_fast, ACTK_TYPE_bf16, ACTK_COST_MEDIUM, sizeof(actk_bf16), x, y, rows, d);
+}
+
+actk_status actk_geglu_tanh_f32(actk_pool *pool, const float *gate, const float *up, float *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_geglu_tanh, ACTK_TIER_accurate, ACTK_TYPE_f32, ACTK_COST_EXPENSIVE, sizeof(float), gate, up, y, n);
+}
+
+actk_status actk_geglu_tanh_packed_f32(actk_pool *pool, const float *x, float *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_geglu_tanh, ACTK_TIER_accurate, ACTK_TYPE_f32, ACTK_COST_EXPENSIVE, sizeof(float), x, y, rows, d);
+}
+
+actk_status actk_geglu_tanh_f16(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_geglu_tanh, ACTK_TIER_accurate, ACTK_TYPE_f16, ACTK_COST_EXPENSIVE, sizeof(actk_f16), gate, up, y, n);
+}
+
+actk_status actk_geglu_tanh_packed_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_geglu_tanh, ACTK_TIER_accurate, ACTK_TYPE_f16, ACTK_COST_EXPENSIVE, sizeof(actk_f16), x, y, rows, d);
+}
+
+actk_status actk_geglu_tanh_bf16(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_geglu_tanh, ACTK_TIER_accurate, ACTK_TYPE_bf16, ACTK_COST_EXPENSIVE, sizeof(actk_bf16), gate, up, y, n);
+}
+
+actk_status actk_geglu_tanh_packed_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_geglu_tanh, ACTK_TIER_accurate, ACTK_TYPE_bf16, ACTK_COST_EXPENSIVE, sizeof(actk_bf16), x, y, rows, d);
+}
+
+actk_status actk_geglu_tanh_f32_fast(actk_pool *pool, const float *gate, const float *up, float *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_geglu_tanh, ACTK_TIER_fast, ACTK_TYPE_f32, ACTK_COST_MEDIUM, sizeof(float), gate, up, y, n);
+}
+
+actk_status actk_geglu_tanh_packed_f32_fast(actk_pool *pool, const float *x, float *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_geglu_tanh, ACTK_TIER_fast, ACTK_TYPE_f32, ACTK_COST_MEDIUM, sizeof(float), x, y, rows, d);
+}
+
+actk_status actk_geglu_tanh_f16_fast(actk_pool *pool, const actk_f16 *gate, const actk_f16 *up, actk_f16 *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_geglu_tanh, ACTK_TIER_fast, ACTK_TYPE_f16, ACTK_COST_MEDIUM, sizeof(actk_f16), gate, up, y, n);
+}
+
+actk_status actk_geglu_tanh_packed_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_geglu_tanh, ACTK_TIER_fast, ACTK_TYPE_f16, ACTK_COST_MEDIUM, sizeof(actk_f16), x, y, rows, d);
+}
+
+actk_status actk_geglu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *gate, const actk_bf16 *up, actk_bf16 *y, size_t n) {
+  return actk_gated_call(pool, ACTK_GATED_geglu_tanh, ACTK_TIER_fast, ACTK_TYPE_bf16, ACTK_COST_MEDIUM, sizeof(actk_bf16), gate, up, y, n);
+}
+
+actk_status actk_geglu_tanh_packed_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t rows, size_t d) {
+  return actk_gated_packed_call(pool, ACTK_GATED_geglu_tanh, ACTK_TIER_fast, ACTK_TYPE_bf16, ACTK_COST_MEDIUM, sizeof(actk_bf16), x, y, rows, d);
+}
+
 actk_status actk_rope_f32(actk_pool *pool, const actk_rope_desc *desc, const float *x, const int64_t *position_ids, const float *cos_cache, const float *sin_cache, float *y) {
   return actk_rope_call(pool, ACTK_TYPE_f32, sizeof(float), desc, x, position_ids, cos_cache, sin_cache, y);
 }

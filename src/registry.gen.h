@@ -34,6 +34,12 @@
   X(bias_gelu, gelu, ACTK_COST_EXPENSIVE, __VA_ARGS__) \
   X(bias_gelu_tanh, gelu_tanh, ACTK_COST_EXPENSIVE, __VA_ARGS__)
 
+/* Gated: X(op, unary f, cost class): y = f(gate) * up. */
+#define ACTK_FOR_EACH_GATED(X, ...) \
+  X(swiglu, silu, ACTK_COST_MEDIUM, __VA_ARGS__) \
+  X(geglu, gelu, ACTK_COST_EXPENSIVE, __VA_ARGS__) \
+  X(geglu_tanh, gelu_tanh, ACTK_COST_EXPENSIVE, __VA_ARGS__)
+
 /* Dense indices, for the kernel tables. */
 typedef enum {
   ACTK_UNARY_erf,
@@ -54,6 +60,12 @@ typedef enum {
   ACTK_BIAS_bias_gelu_tanh,
   ACTK_N_BIAS
 } actk_bias_id;
+typedef enum {
+  ACTK_GATED_swiglu,
+  ACTK_GATED_geglu,
+  ACTK_GATED_geglu_tanh,
+  ACTK_N_GATED
+} actk_gated_id;
 typedef enum {
   ACTK_TIER_accurate,
   ACTK_TIER_fast,

@@ -47,6 +47,32 @@ actk_status actk_check_bias(const void *x, const void *bias, size_t width, const
   return ACTK_OK;
 }
 
+actk_status actk_check_gated(const void *gate, const void *up, const void *y, size_t n,
+                             size_t esize) {
+  if (n == 0) return ACTK_OK;
+  if (!gate || !up || !y) return ACTK_ERR_NULL_POINTER;
+  if (!span_ok(gate, n, esize) || !span_ok(up, n, esize) || !span_ok(y, n, esize))
+    return ACTK_ERR_TOO_LARGE;
+  size_t bytes = n * esize;
+  if ((y != gate && ranges_overlap(gate, bytes, y, bytes)) ||
+      (y != up && ranges_overlap(up, bytes, y, bytes)))
+    return ACTK_ERR_OVERLAP;
+  return ACTK_OK;
+}
+
+actk_status actk_check_gated_packed(const void *x, const void *y, size_t rows, size_t d,
+                                    size_t esize) {
+  if (rows == 0 || d == 0) return ACTK_OK;
+  if (!x || !y) return ACTK_ERR_NULL_POINTER;
+  /* y = rows * d elements, x twice that: both inside the address space */
+  if (d > SIZE_MAX / 2 || rows > SIZE_MAX / (2 * d)) return ACTK_ERR_TOO_LARGE;
+  size_t ny = rows * d;
+  if (!span_ok(x, 2 * ny, esize) || !span_ok(y, ny, esize)) return ACTK_ERR_TOO_LARGE;
+  /* row r's output would overwrite later rows' inputs, across threads */
+  if (ranges_overlap(x, 2 * ny * esize, y, ny * esize)) return ACTK_ERR_OVERLAP;
+  return ACTK_OK;
+}
+
 /* a * b, or 0 with *ok cleared on overflow */
 static size_t mul_ok(size_t a, size_t b, int *ok) {
   if (a != 0 && b > SIZE_MAX / a) {

@@ -17,6 +17,15 @@ actk_status actk_check_unary(const void *x, const void *y, size_t n, size_t esiz
 actk_status actk_check_bias(const void *x, const void *bias, size_t width, const void *y, size_t n,
                             size_t esize);
 
+/* gate[0..n), up[0..n) -> y[0..n): y may equal gate or up (or both); any
+ * other overlap with y is refused; gate and up may overlap each other. */
+actk_status actk_check_gated(const void *gate, const void *up, const void *y, size_t n,
+                             size_t esize);
+/* x[rows][2d] -> y[rows][d]: y must not overlap x at all (in place would
+ * overwrite rows other chunks still read). */
+actk_status actk_check_gated_packed(const void *x, const void *y, size_t rows, size_t d,
+                                    size_t esize);
+
 /* RoPE: everything but the positions themselves; fills the derived sizes.
  * Positions are checked by actk_check_rope_positions (a pass over B*S). */
 typedef struct actk_rope_shape {

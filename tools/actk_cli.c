@@ -17,6 +17,17 @@
  * relative error (PASS at <= 2^-18); f16 and bf16, all 65536 inputs: the max
  * error in ULPs of the type and the share correctly rounded (PASS when every
  * result is faithful).
+ * The gated ops (y = activation(gate) * up, tools/catalog.h's
+ * actk_gated_catalog): speed of the plain form (gate as x above, up ~ N(0, 1)
+ * clipped to [-4, 4]) and of the packed form (x = [16, 2 x 4096]) per output
+ * element; accuracy of the plain form (the packed one is it row by row, bit
+ * for bit: tests/test_gated.c) with up = +-2^k, so that the exact product is
+ * the activation's reference scaled: f32 over the same gates, k in [-24, 0],
+ * held to the activation's bound plus half an ULP (its rounding where the
+ * product is subnormal; relative: 2^-24); 16-bit over all 65536 gates, k
+ * stepping through every exponent of the type, faithful to the exact product
+ * (an activation below 2^-126, a subnormal float, within its own absolute
+ * bound times up, as tests/test_gated.c holds it).
  * Both tables have one column per ISA this machine supports (every ISA the
  * library names, in its order: scalar, avx2, avx512, neon, ...); --isa NAME
  * measures that ISA only (`actk --help` lists the names). Exit status: 0, 1
@@ -37,21 +48,35 @@
 #include "libm_loops.h"
 #include "reference.h"
 
-/* the op column: the catalog's longest name, "bias_gelu_tanh/bf16/fast", and a space */
-#define CLI_NAME_W "25"
+/* the op column: the longest label, "geglu_tanh_packed/bf16/fast", and a space */
+#define CLI_NAME_W "28"
 
 #define SPEED_N 65536
 #define BIAS_WIDTH 4096
+#define PACKED_D 4096 /* the packed gated rows' d: SPEED_N / PACKED_D rows */
 #define MAX_ISAS 8
 
-/* ---- the ops: the catalog's f32 unary and bias ops ---- */
+/* ---- the ops: the catalog's unary and bias ops, and the gated ops ---- */
+
+/* What an op is held to: the accurate f32 tier in ULP, the fast f32 tier in
+ * relative error, the 16-bit types faithful (in ULPs of the type). */
+typedef enum { M_ULP, M_REL, M_TYPE } measure;
 
 typedef struct {
-  const char *name;         /* the label */
-  const actk_op_info *info; /* its ref: of x, or of the float sum x + bias for a bias op */
-  actk_libm_loop_fn libm;   /* NULL if there is no libm loop for it */
+  const char *name;             /* the label */
+  const actk_op_info *info;     /* its ref: of x, or of the float sum x + bias for a bias op;
+                                   gated ops: the f32 entry of their activation, same tier */
+  const actk_gated_info *gated; /* gated ops, else NULL */
+  actk_libm_loop_fn libm;       /* NULL if there is no libm loop for it */
+  double bound;                 /* in m's unit */
+  measure m;
+  int packed; /* gated ops: the packed form */
   char label[40];
 } cli_op;
+
+static measure measure_of(const actk_op_info *e) {
+  return e->esize == 2 ? M_TYPE : e->bound_rel > 0 ? M_REL : M_ULP;
+}
 
 /* Every unary and bias op of the catalog: f32 first (accurate, fast), then
  * the 16-bit types. Labels: gelu, gelu/fast, gelu/bf16, gelu/bf16/fast. */
@@ -67,20 +92,54 @@ static size_t collect_ops(cli_op *out, size_t cap) {
       snprintf(c->label, sizeof c->label, "%s%s%s%s%s", e->name, e->esize == 4 ? "" : "/",
                e->esize == 4 ? "" : e->type_name, e->tier ? "/" : "", e->tier ? e->tier_name : "");
       c->name = c->label;
+      c->gated = NULL;
+      c->packed = 0;
+      c->m = measure_of(e);
+      c->bound = c->m == M_REL ? e->bound_rel : e->bound_ulp;
     }
+  /* the gated ops, f32 then the rest, each plain then packed */
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < actk_gated_catalog_size; i++)
+      for (int packed = 0; packed < 2 && k < cap; packed++) {
+        const actk_gated_info *g = &actk_gated_catalog[i];
+        const actk_op_info *act = actk_catalog_find(g->activation, g->tier_name, "f32");
+        if ((g->esize == 4) != (pass == 0) || !act) continue;
+        cli_op *c = &out[k++];
+        c->info = act;
+        c->gated = g;
+        c->packed = packed;
+        c->libm = NULL;
+        snprintf(c->label, sizeof c->label, "%s%s%s%s%s%s", g->name, packed ? "_packed" : "",
+                 g->esize == 4 ? "" : "/", g->esize == 4 ? "" : g->type_name, g->tier ? "/" : "",
+                 g->tier ? g->tier_name : "");
+        c->name = c->label;
+        /* f32: up = +-2^k carries the activation's error into y as it is,
+         * and where the product is subnormal its rounding adds half an ULP
+         * (2^-150 of the relative measure's floor 2^-126: 2^-24) */
+        c->m = g->esize == 2 ? M_TYPE : measure_of(act);
+        c->bound = c->m == M_REL ? act->bound_rel + 0x1p-24 : act->bound_ulp + 0.5;
+      }
   return k;
 }
 
 /* x, b, y: buffers of the op's element type (n must be a multiple of
- * BIAS_WIDTH for a bias op). */
+ * BIAS_WIDTH for a bias op). Gated ops: x the gate and b up; packed: x the
+ * [n / PACKED_D, 2 PACKED_D] input (n a multiple of PACKED_D). */
 static actk_status run_op(const cli_op *op, const void *x, const void *b, void *y, size_t n) {
+  if (op->gated)
+    return op->packed ? op->gated->call_packed(NULL, x, y, n / PACKED_D, PACKED_D)
+                      : op->gated->call(NULL, x, b, y, n);
   return actk_op_call(op->info, NULL, x, b, BIAS_WIDTH, y, n, 0.0f);
 }
 
-/* The 16-bit format of an op, or NULL for f32. */
-static const actk_fmt16 *fmt_of(const actk_op_info *e) {
-  if (e->esize == 4) return NULL;
-  return strcmp(e->type_name, "f16") == 0 ? &actk_fmt_f16 : &actk_fmt_bf16;
+/* The 16-bit format of an op's type, or NULL for f32. */
+static const actk_fmt16 *fmt_named(size_t esize, const char *type_name) {
+  if (esize == 4) return NULL;
+  return strcmp(type_name, "f16") == 0 ? &actk_fmt_f16 : &actk_fmt_bf16;
+}
+static const actk_fmt16 *fmt_of(const cli_op *op) {
+  return op->gated ? fmt_named(op->gated->esize, op->gated->type_name)
+                   : fmt_named(op->info->esize, op->info->type_name);
 }
 
 /* x rounded to an op's type: the op's input buffer (f32: x itself). */
@@ -89,8 +148,7 @@ typedef struct {
   uint16_t *f16, *bf16;
 } typed_input;
 
-static const void *input_for(const typed_input *in, const actk_op_info *e) {
-  const actk_fmt16 *f = fmt_of(e);
+static const void *input_for(const typed_input *in, const actk_fmt16 *f) {
   return !f ? (const void *)in->f32 : f == &actk_fmt_f16 ? (const void *)in->f16 : in->bf16;
 }
 
@@ -200,7 +258,20 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
   fill_normal(b, BIAS_WIDTH, 0x61636b746b5f62ULL, 1.0, 4.0);
   round_to_types(x, n, x16, xb16);
   round_to_types(b, BIAS_WIDTH, b16, bb16);
-  const typed_input xin = {x, x16, xb16}, bin = {b, b16, bb16};
+  /* the gated ops' up, and the packed input: rows of [gate | up] */
+  float *u = xmalloc(n * sizeof *u), *pk = xmalloc(2 * n * sizeof *pk);
+  uint16_t *u16 = xmalloc(n * 2), *ub16 = xmalloc(n * 2);
+  uint16_t *pk16 = xmalloc(2 * n * 2), *pkb16 = xmalloc(2 * n * 2);
+  fill_normal(u, n, 0x61636b746b5f75ULL, 1.0, 4.0);
+  for (size_t i = 0; i < n; i++) {
+    size_t r = i / PACKED_D, j = i % PACKED_D;
+    pk[2 * r * PACKED_D + j] = x[i];
+    pk[2 * r * PACKED_D + PACKED_D + j] = u[i];
+  }
+  round_to_types(u, n, u16, ub16);
+  round_to_types(pk, 2 * n, pk16, pkb16);
+  const typed_input xin = {x, x16, xb16}, bin = {b, b16, bb16}, uin = {u, u16, ub16};
+  const typed_input pin = {pk, pk16, pkb16};
   memset(y, 0, n * sizeof *y);
   const int nimpl = o->n_isas + 1;       /* ISAs, then libm */
   const int per = o->repeats * o->calls; /* samples per implementation */
@@ -209,15 +280,18 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
 
   printf("\nspeed: ns/element at n = %zu, one thread, the fastest of %d interleaved repeats x %d "
          "calls\n       timed one by one; input x ~ N(0, 3) clipped to [-12, 12]; bias ops use "
-         "rows of %d\n",
-         n, o->repeats, o->calls, BIAS_WIDTH);
+         "rows of %d;\n       gated ops: gate = x, up ~ N(0, 1) clipped to [-4, 4], packed x = "
+         "[%d, 2 x %d], per output element\n",
+         n, o->repeats, o->calls, BIAS_WIDTH, (int)(n / PACKED_D), PACKED_D);
   printf("%-" CLI_NAME_W "s", "op");
   for (int a = 0; a < o->n_isas; a++) printf(" %9s %8s", actk_isa_name(o->isas[a]), "vs libm");
   printf(" %9s\n", "libm");
 
   for (size_t k = 0; k < n_ops && ok; k++) {
     const cli_op *op = &ops[k];
-    const void *xo = input_for(&xin, op->info), *bo = input_for(&bin, op->info);
+    const actk_fmt16 *f = fmt_of(op);
+    const void *xo = input_for(op->packed ? &pin : &xin, f);
+    const void *bo = input_for(op->gated ? &uin : &bin, f);
     for (int r = 0; r < o->repeats && ok; r++) {
       for (int a = 0; a < nimpl && ok; a++) {
         int is_libm = a == o->n_isas;
@@ -277,6 +351,12 @@ static int speed(const options *o, const cli_op *ops, size_t n_ops) {
   free(xb16);
   free(b16);
   free(bb16);
+  free(u);
+  free(pk);
+  free(u16);
+  free(ub16);
+  free(pk16);
+  free(pkb16);
   return ok;
 }
 
@@ -303,20 +383,13 @@ typedef struct {
   int call_failed;
 } acc_result;
 
-/* What an op is held to: the accurate f32 tier in ULP, the fast f32 tier in
- * relative error, the 16-bit types faithful (in ULPs of the type). */
-typedef enum { M_ULP, M_REL, M_TYPE } measure;
-static measure measure_of(const actk_op_info *e) {
-  return e->esize == 2 ? M_TYPE : e->bound_rel > 0 ? M_REL : M_ULP;
-}
-
 /* f32 inputs (n, whole rows) or the 65536 16-bit patterns: one op on the
  * active ISA, against the references. */
 static void evaluate(const cli_op *op, const float *x, size_t n, const float *b,
                      const uint16_t *b16, const double *ref, void *y, acc_result *r) {
   const actk_op_info *e = op->info;
-  const measure m = measure_of(e);
-  const actk_fmt16 *f = fmt_of(e);
+  const measure m = op->m;
+  const actk_fmt16 *f = fmt_of(op);
   const int bias = e->shape == ACTK_SHAPE_BIAS;
   r->max_err = -1;
   if (m == M_TYPE) {
@@ -354,7 +427,7 @@ static void evaluate(const cli_op *op, const float *x, size_t n, const float *b,
     return;
   }
   const float *yf = y;
-  const double bound = m == M_REL ? e->bound_rel : e->bound_ulp;
+  const double bound = op->bound;
   for (size_t j = 0; j < n; j++) {
     double err = m == M_REL ? actk_rel_error(yf[j], ref[j]) : actk_ulp_error(yf[j], ref[j]);
     if (err > bound) r->over++;
@@ -367,25 +440,136 @@ static void evaluate(const cli_op *op, const float *x, size_t n, const float *b,
   }
 }
 
-static int passes(const actk_op_info *e, const acc_result *r) {
-  if (r->call_failed) return 0;
-  switch (measure_of(e)) {
-  case M_TYPE:
-    return r->over == 0;
-  case M_REL:
-    return r->max_err <= e->bound_rel;
-  case M_ULP:
-    break;
-  }
-  return r->max_err <= e->bound_ulp;
+/* ---- the gated ops' accuracy ---- */
+
+/* up element i, +-2^k: f32 k in [-24, 0]; 16-bit k through every exponent
+ * of the type (kmin .. kmax), at a stride co-prime to the count so that
+ * neighbouring gates meet different ones; the sign alternates in threes */
+static double gated_up(size_t i, int kmin, int kmax) {
+  int span = kmax - kmin + 1;
+  return ((i / 3) % 2 ? -1.0 : 1.0) * ldexp(1.0, kmin + (int)(i * 7 % (size_t)span));
 }
 
-static void format_err(const actk_op_info *e, const acc_result *r, char *buf, size_t size) {
+/* The value one step from a finite 16-bit pattern's, away from zero or
+ * toward it (past the largest finite value: the next power of two, 2^(2 -
+ * emin); zero's steps are the smallest subnormals). */
+static double step16(const actk_fmt16 *f, uint16_t h, int away) {
+  uint16_t mag = h & 0x7fff;
+  double sign = h >> 15 ? -1.0 : 1.0;
+  if (mag == 0) return away ? ldexp(1.0, f->emin - f->mant) : 0.0;
+  if (away && mag + 1 == f->inf) return sign * ldexp(1.0, 2 - f->emin);
+  return actk_fmt16_value(f, (uint16_t)(away ? h + 1 : h - 1));
+}
+
+/* sign(p - c) for the exact product p = s 2^k t: s 2^k (t - s c 2^-k) */
+static int cmp_prod(const actk_xval *t, int s, int k, double c) {
+  return s * actk_x_cmp(t, s * ldexp(c, -k));
+}
+
+/* A 16-bit gated result y for the product of t and up = s 2^k, decided
+ * exactly: faithful (an activation below 2^-126 within its absolute bound
+ * times up: slack), correctly rounded; the error in ULPs of the type. */
+static void judge_gated16(const actk_fmt16 *f, uint16_t y, const actk_xval *t, int s, int k,
+                          double slack, acc_result *r, size_t *correct) {
+  double v = actk_fmt16_value(f, y), err;
+  int ok, cr;
+  if (isnan(v)) {
+    ok = cr = 0, err = INFINITY;
+  } else if (t->exact && (t->hi == 0 || isinf(t->hi))) {
+    double want = s * t->hi;
+    ok = cr = v == want && signbit(v) == signbit(want);
+    err = ok ? 0 : INFINITY;
+  } else if (isinf(v)) {
+    /* only where p rounds to it: past the largest value plus half an ULP */
+    uint16_t maxf = (uint16_t)(f->inf - 1);
+    double mid = (actk_fmt16_value(f, maxf) + step16(f, maxf, 1)) / 2;
+    ok = cr = v > 0 ? cmp_prod(t, s, k, mid) >= 0 : cmp_prod(t, s, k, -mid) <= 0;
+    err = ok ? 0 : INFINITY;
+  } else {
+    /* the neighbours below and above v */
+    double a = step16(f, y, 0), b = step16(f, y, 1);
+    double lo = v > 0 || (v == 0 && !signbit(v)) ? a : b, hi = lo == a ? b : a;
+    if (v == 0) lo = -ldexp(1.0, f->emin - f->mant), hi = -lo;
+    ok = cmp_prod(t, s, k, lo) > 0 && cmp_prod(t, s, k, hi) < 0;
+    int by_slack = 0;
+    if (!ok && actk_x_cmp(t, 0x1p-126) < 0 && actk_x_cmp(t, -0x1p-126) > 0)
+      ok = by_slack = cmp_prod(t, s, k, lo - slack) > 0 && cmp_prod(t, s, k, hi + slack) < 0;
+    int even = (y & 1u) == 0;
+    int clo = cmp_prod(t, s, k, (lo + v) / 2), chi = cmp_prod(t, s, k, (v + hi) / 2);
+    cr = (clo > 0 || (clo == 0 && even)) && (chi < 0 || (chi == 0 && even));
+    double p = s * ldexp(actk_x_approx(t), k), ap = fabs(p);
+    int e = ap > 0 ? ilogb(ap) : f->emin;
+    err = fabs(v - p) / ldexp(1.0, (e > f->emin ? e : f->emin) - f->mant);
+    /* held to an absolute bound there, not to ULPs of the product */
+    if (by_slack) err = 0;
+  }
+  *correct += (size_t)cr;
+  if (!ok) r->over++;
+  if (err > r->max_err) r->max_err = err;
+}
+
+/* A plain gated op on the active ISA: f32 over the gates x[0..n) against the
+ * activation's double reference act_ref[j] times up; 16-bit over every gate
+ * pattern against the exact product. */
+static void evaluate_gated(const cli_op *op, const float *x, size_t n, const double *act_ref,
+                           void *y, acc_result *r) {
+  const actk_gated_info *g = op->gated;
+  const actk_fmt16 *f = fmt_of(op);
+  r->max_err = -1;
+  if (!f) {
+    float *up = xmalloc(n * sizeof *up);
+    for (size_t j = 0; j < n; j++) up[j] = (float)gated_up(j, -24, 0);
+    if (g->call(NULL, x, up, y, n) != ACTK_OK) r->call_failed = 1;
+    const float *yf = y;
+    for (size_t j = 0; j < n && !r->call_failed; j++) {
+      double ref = act_ref[j] * up[j]; /* exact: up is a power of two */
+      double err = op->m == M_REL ? actk_rel_error(yf[j], ref) : actk_ulp_error(yf[j], ref);
+      if (err > op->bound) r->over++;
+      if (err > r->max_err) {
+        r->max_err = err;
+        r->worst_x = x[j];
+        r->worst_y = yf[j];
+        r->worst_ref = ref;
+      }
+    }
+    free(up);
+    return;
+  }
+  enum { N16 = 65536 };
+  const int kmin = f->emin - f->mant, kmax = 1 - f->emin;
+  uint16_t *gt = xmalloc(N16 * 2), *up = xmalloc(N16 * 2);
+  for (size_t i = 0; i < N16; i++) {
+    gt[i] = (uint16_t)i;
+    up[i] = actk_fmt16_round(f, gated_up(i, kmin, kmax));
+  }
+  if (g->call(NULL, gt, up, y, N16) != ACTK_OK) r->call_failed = 1;
+  /* the activation's own absolute bound where it is an f32 subnormal */
+  const double slack0 = op->info->bound_rel > 0 ? 0x1p-144 : 0x1p-148;
+  size_t correct = 0, counted = 0;
+  for (size_t i = 0; i < N16 && !r->call_failed; i++) {
+    double gv = actk_fmt16_value(f, gt[i]);
+    if (isnan(gv)) continue; /* NaN in: checked by the tests, bit for bit */
+    int k = kmin + (int)(i * 7 % (size_t)(kmax - kmin + 1)), s = (i / 3) % 2 ? -1 : 1;
+    actk_xval t = actk_xval_of(op->info->xref, gv, 0.0);
+    counted++;
+    judge_gated16(f, ((const uint16_t *)y)[i], &t, s, k, ldexp(slack0, k), r, &correct);
+  }
+  r->correct_pct = counted ? 100.0 * (double)correct / (double)counted : 0;
+  free(gt);
+  free(up);
+}
+
+static int passes(const cli_op *op, const acc_result *r) {
+  if (r->call_failed) return 0;
+  return op->m == M_TYPE ? r->over == 0 : r->max_err <= op->bound;
+}
+
+static void format_err(const cli_op *op, const acc_result *r, char *buf, size_t size) {
   if (r->call_failed)
     snprintf(buf, size, "error");
-  else if (measure_of(e) == M_TYPE)
+  else if (op->m == M_TYPE)
     snprintf(buf, size, "%.2f %.1f%%", r->max_err, r->correct_pct);
-  else if (measure_of(e) == M_REL)
+  else if (op->m == M_REL)
     snprintf(buf, size, r->max_err > 0 ? "2^%.1f" : "0", log2(r->max_err));
   else
     snprintf(buf, size, "%.3f", r->max_err);
@@ -414,7 +598,10 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
          "  f32: %zu bit patterns (every %u-th) + %zu specials; accurate: max ULP (bound 2),\n"
          "       fast: max relative error (bound 2^-18)\n"
          "  f16, bf16: all 65536 inputs; max error in ULPs of the type and the share correctly\n"
-         "       rounded (bound: every result faithful)\n",
+         "       rounded (bound: every result faithful)\n"
+         "  gated ops (plain; packed is it row by row): up = +-2^k, y vs the exact product;\n"
+         "       f32 over the same gates, k in [-24, 0], bound the activation's + 0.5 ULP\n"
+         "       (fast: + 2^-24); 16-bit over all gates, k through every exponent: faithful\n",
          n_pat, o->stride, (size_t)N_SPECIALS);
   printf("%-" CLI_NAME_W "s", "op");
   for (int a = 0; a < o->n_isas; a++) printf(" %18s", actk_isa_name(o->isas[a]));
@@ -422,25 +609,28 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
 
   for (size_t k = 0; k < n_ops; k++) {
     const cli_op *op = &ops[k];
-    if (measure_of(op->info) != M_TYPE)
+    if (op->packed) continue; /* the plain form row by row, bit for bit */
+    if (op->m != M_TYPE)
       for (size_t j = 0; j < n; j++) {
         float arg = op->info->shape == ACTK_SHAPE_BIAS ? x[j] + b[j % BIAS_WIDTH] : x[j];
         ref[j] = op->info->ref((double)arg);
       }
-    const uint16_t *bt = fmt_of(op->info) == &actk_fmt_f16 ? b16 : bb16;
+    const uint16_t *bt = fmt_of(op) == &actk_fmt_f16 ? b16 : bb16;
     printf("%-" CLI_NAME_W "s", op->name);
     for (int a = 0; a < o->n_isas; a++) {
       acc_result *r = &res[k * (size_t)o->n_isas + (size_t)a];
       memset(r, 0, sizeof *r);
       if (!force(o->isas[a]))
         r->call_failed = 1;
+      else if (op->gated)
+        evaluate_gated(op, x, n, ref, y, r);
       else
         evaluate(op, x, n, b, bt, ref, y, r);
       if (actk_isa_active() != o->isas[a]) r->call_failed = 1;
-      int pass = passes(op->info, r);
+      int pass = passes(op, r);
       all_ok &= pass;
       char num[24];
-      format_err(op->info, r, num, sizeof num);
+      format_err(op, r, num, sizeof num);
       printf(" %13s %s", num, pass ? "PASS" : "FAIL");
     }
     printf("\n");
@@ -448,17 +638,19 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
   }
 
   for (size_t k = 0; k < n_ops; k++)
-    for (int a = 0; a < o->n_isas; a++) {
+    for (int a = 0; a < o->n_isas && !ops[k].packed; a++) {
       const acc_result *r = &res[k * (size_t)o->n_isas + (size_t)a];
       if (r->call_failed)
         printf("  FAIL %s on %s: the call failed or ran on another isa\n", ops[k].name,
                actk_isa_name(o->isas[a]));
-      else if (!passes(ops[k].info, r))
+      else if (!passes(&ops[k], r))
         printf("  FAIL %s on %s: max %.4g at %s = %a (%.9g), y = %a, ref = %a; %zu input(s) "
                "over the bound\n",
                ops[k].name, actk_isa_name(o->isas[a]), r->max_err,
-               ops[k].info->shape == ACTK_SHAPE_BIAS ? "x + bias" : "x", r->worst_x, r->worst_x,
-               r->worst_y, r->worst_ref, r->over);
+               ops[k].gated                            ? "gate"
+               : ops[k].info->shape == ACTK_SHAPE_BIAS ? "x + bias"
+                                                       : "x",
+               r->worst_x, r->worst_x, r->worst_y, r->worst_ref, r->over);
     }
   printf("accuracy: %s\n", all_ok ? "PASS" : "FAIL");
   free(res);

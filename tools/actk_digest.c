@@ -11,8 +11,11 @@
  * stride, so every exponent and the low mantissa bits are visited), for the
  * 16-bit types all 65536; bias ops add a fixed row of 4096 values holding a
  * NaN and both infinities; RoPE runs both layouts and both pairings with a
- * partial rotary dimension over inputs of every class. Output: one line per
- * entry and ISA, "entry ISA inputs fnv1a-64". */
+ * partial rotary dimension over inputs of every class. The gated ops
+ * (actk_gated_catalog) take the same patterns as the gate and a fixed
+ * pseudo-random up of every exponent; their packed form digests two shapes of
+ * x = [rows, 2d] (chained: one line). Output: one line per entry and ISA,
+ * "entry ISA inputs fnv1a-64". */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -87,6 +90,68 @@ static int digest_entry(const actk_op_info *op, float alpha, uint64_t stride, co
   return 0;
 }
 
+/* up's element k for the gated ops in type esize (f16: type 1): random sign
+ * and mantissa, the exponent field stepping through every value (zeros,
+ * subnormals, infinities and NaNs included) at a stride co-prime to its
+ * size, so that the gate patterns meet up of every magnitude */
+static uint32_t up_pattern(uint64_t k, size_t esize, int type) {
+  uint32_t r = (uint32_t)((k + 1) * 0x9e3779b97f4a7c15ull >> 32);
+  if (esize == 4) return (r & 0x807fffffu) | (uint32_t)(k * 7 % 256) << 23;
+  if (type == 1) return (r & 0x83ffu) | (uint32_t)(k * 7 % 32) << 10;
+  return (r & 0x807fu) | (uint32_t)(k * 7 % 256) << 7;
+}
+
+/* The packed shapes, rows x d outputs per call: an odd width (no whole
+ * vectors) and a narrow one of many rows. */
+static const size_t g_packed[][2] = {{7, 4099}, {512, 64}};
+#define N_PACKED (sizeof g_packed / sizeof g_packed[0])
+
+/* A gated entry, plain (packed 0) or packed, over the patterns of
+ * digest_entry: gate element i is pattern i, up element i up_pattern(i);
+ * packed calls lay them out as rows of [gate | up]. x holds 2 BLOCK
+ * elements, y BLOCK. */
+static int digest_gated(const actk_gated_info *g, int packed, uint64_t stride, const char *isa,
+                        void *x, void *y) {
+  const uint64_t space = g->esize == 4 ? UINT64_C(1) << 32 : UINT64_C(1) << 16;
+  const uint64_t step = g->esize == 4 ? stride : 1;
+  const uint64_t count = (space + step - 1) / step;
+  uint64_t h = 0xcbf29ce484222325ull, inputs = 0;
+  for (size_t s = 0; s < (packed ? N_PACKED : 1); s++) {
+    const size_t d = packed ? g_packed[s][1] : BLOCK, per = packed ? g_packed[s][0] * d : BLOCK;
+    for (uint64_t i0 = 0; i0 < count; i0 += per) {
+      size_t n = (size_t)(count - i0 < per ? count - i0 : per);
+      size_t rows = packed ? n / d : 1;
+      if (packed) n = rows * d; /* whole rows; the rest of the patterns is left out */
+      if (n == 0) continue;
+      actk_status st;
+      if (packed) {
+        for (size_t k = 0; k < n; k++) {
+          size_t r = k / d, j = k % d;
+          put(x, g->esize, 2 * r * d + j, (uint32_t)((i0 + k) * step));
+          put(x, g->esize, 2 * r * d + d + j, up_pattern(i0 + k, g->esize, g->type));
+        }
+        st = g->call_packed(NULL, x, y, rows, d);
+      } else {
+        char *up = (char *)x + BLOCK * g->esize;
+        for (size_t k = 0; k < n; k++) {
+          put(x, g->esize, k, (uint32_t)((i0 + k) * step));
+          put(up, g->esize, k, up_pattern(i0 + k, g->esize, g->type));
+        }
+        st = g->call(NULL, x, up, y, n);
+      }
+      if (st != ACTK_OK) {
+        fprintf(stderr, "%s on %s: call failed\n", packed ? g->packed_function : g->function, isa);
+        return 1;
+      }
+      h = fnv(h, y, n * g->esize);
+      inputs += n;
+    }
+  }
+  printf("%-34s %-7s %" PRIu64 " %016" PRIx64 "\n", packed ? g->packed_function : g->function, isa,
+         inputs, h);
+  return 0;
+}
+
 /* RoPE: batch 2, seq 5, heads 3, head size 24, rotary 16 (8 channels
  * copied), positions from ids; each layout and pairing, digests chained. */
 #define R_B 2
@@ -154,7 +219,8 @@ int main(int argc, char **argv) {
     }
   }
   if (stride == 0) return 2;
-  void *x = malloc(BLOCK * 4), *y = malloc(BLOCK * 4), *bias = malloc(WIDTH * 4);
+  /* x: the gated ops' two inputs (or packed x) */
+  void *x = malloc(2 * BLOCK * 4), *y = malloc(BLOCK * 4), *bias = malloc(WIDTH * 4);
   if (!x || !y || !bias) return 2;
   setvbuf(stdout, NULL, _IOLBF, 0);
   int isas = 0, rc = 0;
@@ -175,6 +241,9 @@ int main(int argc, char **argv) {
         if (g_alphas[a] != op->unary_alpha)
           rc = digest_entry(op, g_alphas[a], stride, isa, x, y, bias);
     }
+    for (size_t e = 0; e < actk_gated_catalog_size && !rc; e++)
+      for (int packed = 0; packed < 2 && !rc; packed++)
+        rc = digest_gated(&actk_gated_catalog[e], packed, stride, isa, x, y);
     for (int type = 0; type < 3 && !rc; type++) rc = digest_rope(type, isa);
   }
   free(x);

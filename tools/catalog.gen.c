@@ -455,3 +455,135 @@ const actk_op_info actk_catalog[] = {
     {.name = "bias_gelu_tanh", .function = "actk_bias_gelu_tanh_bf16_fast", .shape = ACTK_SHAPE_BIAS, .id = ACTK_BIAS_bias_gelu_tanh, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_MEDIUM, .cost_name = "EXPENSIVE", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_bias_gelu_tanh_bf16_fast, .breaks = breaks_gelu_tanh, .ref = actk_ref_gelu_tanh, .xref = &actk_xref_gelu_tanh, .activation = "gelu_tanh"},
 };
 const size_t actk_catalog_size = sizeof actk_catalog / sizeof actk_catalog[0];
+
+/* The gated ops (tools/catalog.h): each entry's two public functions, untyped. */
+static actk_status gated_swiglu_f32_accurate(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_swiglu_f32(pool, (const float *)g, (const float *)u, (float *)y, n);
+}
+static actk_status packed_swiglu_f32_accurate(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_swiglu_packed_f32(pool, (const float *)x, (float *)y, rows, d);
+}
+static actk_status gated_swiglu_f16_accurate(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_swiglu_f16(pool, (const actk_f16 *)g, (const actk_f16 *)u, (actk_f16 *)y, n);
+}
+static actk_status packed_swiglu_f16_accurate(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_swiglu_packed_f16(pool, (const actk_f16 *)x, (actk_f16 *)y, rows, d);
+}
+static actk_status gated_swiglu_bf16_accurate(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_swiglu_bf16(pool, (const actk_bf16 *)g, (const actk_bf16 *)u, (actk_bf16 *)y, n);
+}
+static actk_status packed_swiglu_bf16_accurate(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_swiglu_packed_bf16(pool, (const actk_bf16 *)x, (actk_bf16 *)y, rows, d);
+}
+static actk_status gated_swiglu_f32_fast(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_swiglu_f32_fast(pool, (const float *)g, (const float *)u, (float *)y, n);
+}
+static actk_status packed_swiglu_f32_fast(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_swiglu_packed_f32_fast(pool, (const float *)x, (float *)y, rows, d);
+}
+static actk_status gated_swiglu_f16_fast(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_swiglu_f16_fast(pool, (const actk_f16 *)g, (const actk_f16 *)u, (actk_f16 *)y, n);
+}
+static actk_status packed_swiglu_f16_fast(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_swiglu_packed_f16_fast(pool, (const actk_f16 *)x, (actk_f16 *)y, rows, d);
+}
+static actk_status gated_swiglu_bf16_fast(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_swiglu_bf16_fast(pool, (const actk_bf16 *)g, (const actk_bf16 *)u, (actk_bf16 *)y, n);
+}
+static actk_status packed_swiglu_bf16_fast(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_swiglu_packed_bf16_fast(pool, (const actk_bf16 *)x, (actk_bf16 *)y, rows, d);
+}
+static actk_status gated_geglu_f32_accurate(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_geglu_f32(pool, (const float *)g, (const float *)u, (float *)y, n);
+}
+static actk_status packed_geglu_f32_accurate(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_geglu_packed_f32(pool, (const float *)x, (float *)y, rows, d);
+}
+static actk_status gated_geglu_f16_accurate(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_geglu_f16(pool, (const actk_f16 *)g, (const actk_f16 *)u, (actk_f16 *)y, n);
+}
+static actk_status packed_geglu_f16_accurate(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_geglu_packed_f16(pool, (const actk_f16 *)x, (actk_f16 *)y, rows, d);
+}
+static actk_status gated_geglu_bf16_accurate(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_geglu_bf16(pool, (const actk_bf16 *)g, (const actk_bf16 *)u, (actk_bf16 *)y, n);
+}
+static actk_status packed_geglu_bf16_accurate(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_geglu_packed_bf16(pool, (const actk_bf16 *)x, (actk_bf16 *)y, rows, d);
+}
+static actk_status gated_geglu_f32_fast(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_geglu_f32_fast(pool, (const float *)g, (const float *)u, (float *)y, n);
+}
+static actk_status packed_geglu_f32_fast(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_geglu_packed_f32_fast(pool, (const float *)x, (float *)y, rows, d);
+}
+static actk_status gated_geglu_f16_fast(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_geglu_f16_fast(pool, (const actk_f16 *)g, (const actk_f16 *)u, (actk_f16 *)y, n);
+}
+static actk_status packed_geglu_f16_fast(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_geglu_packed_f16_fast(pool, (const actk_f16 *)x, (actk_f16 *)y, rows, d);
+}
+static actk_status gated_geglu_bf16_fast(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_geglu_bf16_fast(pool, (const actk_bf16 *)g, (const actk_bf16 *)u, (actk_bf16 *)y, n);
+}
+static actk_status packed_geglu_bf16_fast(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_geglu_packed_bf16_fast(pool, (const actk_bf16 *)x, (actk_bf16 *)y, rows, d);
+}
+static actk_status gated_geglu_tanh_f32_accurate(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_geglu_tanh_f32(pool, (const float *)g, (const float *)u, (float *)y, n);
+}
+static actk_status packed_geglu_tanh_f32_accurate(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_geglu_tanh_packed_f32(pool, (const float *)x, (float *)y, rows, d);
+}
+static actk_status gated_geglu_tanh_f16_accurate(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_geglu_tanh_f16(pool, (const actk_f16 *)g, (const actk_f16 *)u, (actk_f16 *)y, n);
+}
+static actk_status packed_geglu_tanh_f16_accurate(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_geglu_tanh_packed_f16(pool, (const actk_f16 *)x, (actk_f16 *)y, rows, d);
+}
+static actk_status gated_geglu_tanh_bf16_accurate(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_geglu_tanh_bf16(pool, (const actk_bf16 *)g, (const actk_bf16 *)u, (actk_bf16 *)y, n);
+}
+static actk_status packed_geglu_tanh_bf16_accurate(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_geglu_tanh_packed_bf16(pool, (const actk_bf16 *)x, (actk_bf16 *)y, rows, d);
+}
+static actk_status gated_geglu_tanh_f32_fast(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_geglu_tanh_f32_fast(pool, (const float *)g, (const float *)u, (float *)y, n);
+}
+static actk_status packed_geglu_tanh_f32_fast(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_geglu_tanh_packed_f32_fast(pool, (const float *)x, (float *)y, rows, d);
+}
+static actk_status gated_geglu_tanh_f16_fast(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_geglu_tanh_f16_fast(pool, (const actk_f16 *)g, (const actk_f16 *)u, (actk_f16 *)y, n);
+}
+static actk_status packed_geglu_tanh_f16_fast(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_geglu_tanh_packed_f16_fast(pool, (const actk_f16 *)x, (actk_f16 *)y, rows, d);
+}
+static actk_status gated_geglu_tanh_bf16_fast(actk_pool *pool, const void *g, const void *u, void *y, size_t n) {
+  return actk_geglu_tanh_bf16_fast(pool, (const actk_bf16 *)g, (const actk_bf16 *)u, (actk_bf16 *)y, n);
+}
+static actk_status packed_geglu_tanh_bf16_fast(actk_pool *pool, const void *x, void *y, size_t rows, size_t d) {
+  return actk_geglu_tanh_packed_bf16_fast(pool, (const actk_bf16 *)x, (actk_bf16 *)y, rows, d);
+}
+
+const actk_gated_info actk_gated_catalog[] = {
+    {.name = "swiglu", .function = "actk_swiglu_f32", .packed_function = "actk_swiglu_packed_f32", .activation = "silu", .id = ACTK_GATED_swiglu, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_MEDIUM, .call = gated_swiglu_f32_accurate, .call_packed = packed_swiglu_f32_accurate},
+    {.name = "swiglu", .function = "actk_swiglu_f16", .packed_function = "actk_swiglu_packed_f16", .activation = "silu", .id = ACTK_GATED_swiglu, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_MEDIUM, .call = gated_swiglu_f16_accurate, .call_packed = packed_swiglu_f16_accurate},
+    {.name = "swiglu", .function = "actk_swiglu_bf16", .packed_function = "actk_swiglu_packed_bf16", .activation = "silu", .id = ACTK_GATED_swiglu, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_MEDIUM, .call = gated_swiglu_bf16_accurate, .call_packed = packed_swiglu_bf16_accurate},
+    {.name = "swiglu", .function = "actk_swiglu_f32_fast", .packed_function = "actk_swiglu_packed_f32_fast", .activation = "silu", .id = ACTK_GATED_swiglu, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_LIGHT, .call = gated_swiglu_f32_fast, .call_packed = packed_swiglu_f32_fast},
+    {.name = "swiglu", .function = "actk_swiglu_f16_fast", .packed_function = "actk_swiglu_packed_f16_fast", .activation = "silu", .id = ACTK_GATED_swiglu, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_LIGHT, .call = gated_swiglu_f16_fast, .call_packed = packed_swiglu_f16_fast},
+    {.name = "swiglu", .function = "actk_swiglu_bf16_fast", .packed_function = "actk_swiglu_packed_bf16_fast", .activation = "silu", .id = ACTK_GATED_swiglu, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_LIGHT, .call = gated_swiglu_bf16_fast, .call_packed = packed_swiglu_bf16_fast},
+    {.name = "geglu", .function = "actk_geglu_f32", .packed_function = "actk_geglu_packed_f32", .activation = "gelu", .id = ACTK_GATED_geglu, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_EXPENSIVE, .call = gated_geglu_f32_accurate, .call_packed = packed_geglu_f32_accurate},
+    {.name = "geglu", .function = "actk_geglu_f16", .packed_function = "actk_geglu_packed_f16", .activation = "gelu", .id = ACTK_GATED_geglu, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_EXPENSIVE, .call = gated_geglu_f16_accurate, .call_packed = packed_geglu_f16_accurate},
+    {.name = "geglu", .function = "actk_geglu_bf16", .packed_function = "actk_geglu_packed_bf16", .activation = "gelu", .id = ACTK_GATED_geglu, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_EXPENSIVE, .call = gated_geglu_bf16_accurate, .call_packed = packed_geglu_bf16_accurate},
+    {.name = "geglu", .function = "actk_geglu_f32_fast", .packed_function = "actk_geglu_packed_f32_fast", .activation = "gelu", .id = ACTK_GATED_geglu, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_MEDIUM, .call = gated_geglu_f32_fast, .call_packed = packed_geglu_f32_fast},
+    {.name = "geglu", .function = "actk_geglu_f16_fast", .packed_function = "actk_geglu_packed_f16_fast", .activation = "gelu", .id = ACTK_GATED_geglu, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_MEDIUM, .call = gated_geglu_f16_fast, .call_packed = packed_geglu_f16_fast},
+    {.name = "geglu", .function = "actk_geglu_bf16_fast", .packed_function = "actk_geglu_packed_bf16_fast", .activation = "gelu", .id = ACTK_GATED_geglu, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_MEDIUM, .call = gated_geglu_bf16_fast, .call_packed = packed_geglu_bf16_fast},
+    {.name = "geglu_tanh", .function = "actk_geglu_tanh_f32", .packed_function = "actk_geglu_tanh_packed_f32", .activation = "gelu_tanh", .id = ACTK_GATED_geglu_tanh, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_EXPENSIVE, .call = gated_geglu_tanh_f32_accurate, .call_packed = packed_geglu_tanh_f32_accurate},
+    {.name = "geglu_tanh", .function = "actk_geglu_tanh_f16", .packed_function = "actk_geglu_tanh_packed_f16", .activation = "gelu_tanh", .id = ACTK_GATED_geglu_tanh, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_EXPENSIVE, .call = gated_geglu_tanh_f16_accurate, .call_packed = packed_geglu_tanh_f16_accurate},
+    {.name = "geglu_tanh", .function = "actk_geglu_tanh_bf16", .packed_function = "actk_geglu_tanh_packed_bf16", .activation = "gelu_tanh", .id = ACTK_GATED_geglu_tanh, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_EXPENSIVE, .call = gated_geglu_tanh_bf16_accurate, .call_packed = packed_geglu_tanh_bf16_accurate},
+    {.name = "geglu_tanh", .function = "actk_geglu_tanh_f32_fast", .packed_function = "actk_geglu_tanh_packed_f32_fast", .activation = "gelu_tanh", .id = ACTK_GATED_geglu_tanh, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_MEDIUM, .call = gated_geglu_tanh_f32_fast, .call_packed = packed_geglu_tanh_f32_fast},
+    {.name = "geglu_tanh", .function = "actk_geglu_tanh_f16_fast", .packed_function = "actk_geglu_tanh_packed_f16_fast", .activation = "gelu_tanh", .id = ACTK_GATED_geglu_tanh, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_MEDIUM, .call = gated_geglu_tanh_f16_fast, .call_packed = packed_geglu_tanh_f16_fast},
+    {.name = "geglu_tanh", .function = "actk_geglu_tanh_bf16_fast", .packed_function = "actk_geglu_tanh_packed_bf16_fast", .activation = "gelu_tanh", .id = ACTK_GATED_geglu_tanh, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_MEDIUM, .call = gated_geglu_tanh_bf16_fast, .call_packed = packed_geglu_tanh_bf16_fast},
+};
+const size_t actk_gated_catalog_size = sizeof actk_gated_catalog / sizeof actk_gated_catalog[0];

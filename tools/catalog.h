@@ -72,8 +72,31 @@ struct actk_op_info {
   float unary_alpha;
 };
 
+/* The gated ops, y = activation(gate) * up, and their packed form over x =
+ * [rows, 2d] with the gate in the first d columns: one entry per op x tier x
+ * type. Kept apart from actk_catalog (two inputs, no reference of their own):
+ * their result is defined by the unary entry `activation` of the same tier
+ * (accurate: of f32 in every type), tests/test_gated.c. */
+typedef struct actk_gated_info {
+  const char *name;            /* "swiglu" */
+  const char *function;        /* "actk_swiglu_f32" */
+  const char *packed_function; /* "actk_swiglu_packed_f32" */
+  const char *activation;      /* the unary op applied to the gate: "silu" */
+  int id;                      /* actk_gated_id of src/registry.h */
+  int tier;
+  const char *tier_name;
+  int type;
+  const char *type_name;
+  size_t esize;
+  int cost;
+  actk_status (*call)(actk_pool *pool, const void *gate, const void *up, void *y, size_t n);
+  actk_status (*call_packed)(actk_pool *pool, const void *x, void *y, size_t rows, size_t d);
+} actk_gated_info;
+
 extern const actk_op_info actk_catalog[];
 extern const size_t actk_catalog_size;
+extern const actk_gated_info actk_gated_catalog[];
+extern const size_t actk_gated_catalog_size;
 
 /* The entry of op (e.g. "gelu") in a tier and type (names), or NULL. */
 const actk_op_info *actk_catalog_find(const char *op, const char *tier, const char *type);

@@ -31,6 +31,10 @@ packages=(
   # libtorch-dev) and the model tests (torchvision's efficientnet/convnext/vit)
   python3-venv python3-pip python3-setuptools python3-wheel python3-torch python3-torchvision
   libtorch-dev
+  # CI: the Rust binding (rust/): Debian's toolchain and the crates it uses,
+  # as a directory registry under /usr/share/cargo/registry (offline builds)
+  cargo rustc librust-half-dev librust-rayon-dev librust-libc-dev librust-cc-dev
+  librust-pkg-config-dev
 )
 
 say() { printf 'setup-debian: %s\n' "$*"; }

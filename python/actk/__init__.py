@@ -74,7 +74,7 @@ import numpy as np
 # PARAM_OPS, BIAS_OPS, TIERS and TYPES. Their C functions are
 # actk_<op>_<type><tier suffix>; tests/test_actk.py checks the table against
 # the library's exported symbols, both ways.
-from ._ops import BIAS_OPS, PARAM_OPS, TIERS, TYPES, UNARY_OPS
+from ._ops import BIAS_OPS, GATED_OPS, PARAM_OPS, TIERS, TYPES, UNARY_OPS
 
 __all__ = [
     "ActkError",
@@ -98,12 +98,14 @@ __all__ = [
     "UNARY_OPS",
     "PARAM_OPS",
     "BIAS_OPS",
+    "GATED_OPS",
     "TIERS",
     "TYPES",
     "force_isa",
     "cpu_summary",
     "status_string",
-] + list(UNARY_OPS) + list(PARAM_OPS) + list(BIAS_OPS)
+] + list(UNARY_OPS) + list(PARAM_OPS) + list(BIAS_OPS) + list(GATED_OPS)
+__all__ += [op + "_packed" for op in GATED_OPS]
 
 
 class Status(enum.IntEnum):
@@ -293,6 +295,7 @@ def c_functions():
     return sorted(
         _c_name(op, t, tier)
         for op in list(UNARY_OPS) + list(PARAM_OPS) + list(BIAS_OPS)
+        + list(GATED_OPS) + [g + "_packed" for g in GATED_OPS]
         for t in TYPES
         for tier in TIERS
     )
@@ -1029,6 +1032,11 @@ def _bias(op):
 # actk.bias_gelu, ...: one function per bias op of the table
 for _op in BIAS_OPS:
     globals()[_op] = _bias(_op)
+
+# actk.swiglu, actk.swiglu_packed, ...: two per gated op (python/actk/_gated.py)
+from ._gated import FUNCTIONS as _GATED_FUNCTIONS  # noqa: E402
+
+globals().update(_GATED_FUNCTIONS)
 
 
 def _enum(value, cls, what):

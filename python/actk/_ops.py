@@ -19,5 +19,10 @@ BIAS_OPS = {  # name -> its activation
     "bias_gelu": "gelu",
     "bias_gelu_tanh": "gelu_tanh",
 }
+GATED_OPS = {  # name -> its activation (y = activation(gate) * up; and <name>_packed)
+    "swiglu": "silu",
+    "geglu": "gelu",
+    "geglu_tanh": "gelu_tanh",
+}
 TIERS = {"accurate": "", "fast": "_fast"}  # tier -> the C name's suffix
 TYPES = ("f32", "f16", "bf16")

@@ -173,6 +173,105 @@ static at::Tensor &op_bias_gelu_tanh_out(const at::Tensor &x, const at::Tensor &
   return bias_out("bias_gelu_tanh", k_bias_gelu_tanh, x, b, fast, out);
 }
 
+static actk_status k_swiglu(actk_pool *p, Dt t, bool fast, const void *g, const void *u, void *y, size_t n) {
+  switch (t) {
+  case Dt::f32:
+    return fast ? actk_swiglu_f32_fast(p, static_cast<const float *>(g), static_cast<const float *>(u), static_cast<float *>(y), n) : actk_swiglu_f32(p, static_cast<const float *>(g), static_cast<const float *>(u), static_cast<float *>(y), n);
+  case Dt::f16:
+    return fast ? actk_swiglu_f16_fast(p, static_cast<const actk_f16 *>(g), static_cast<const actk_f16 *>(u), static_cast<actk_f16 *>(y), n) : actk_swiglu_f16(p, static_cast<const actk_f16 *>(g), static_cast<const actk_f16 *>(u), static_cast<actk_f16 *>(y), n);
+  case Dt::bf16:
+    return fast ? actk_swiglu_bf16_fast(p, static_cast<const actk_bf16 *>(g), static_cast<const actk_bf16 *>(u), static_cast<actk_bf16 *>(y), n) : actk_swiglu_bf16(p, static_cast<const actk_bf16 *>(g), static_cast<const actk_bf16 *>(u), static_cast<actk_bf16 *>(y), n);
+  }
+  return ACTK_ERR_INVALID_ARGUMENT;
+}
+static at::Tensor op_swiglu(const at::Tensor &g, const at::Tensor &u, bool fast) { return gated("swiglu", k_swiglu, g, u, fast); }
+static at::Tensor &op_swiglu_(at::Tensor &g, const at::Tensor &u, bool fast) { return gated_("swiglu", k_swiglu, g, u, fast); }
+static at::Tensor &op_swiglu_out(const at::Tensor &g, const at::Tensor &u, bool fast, at::Tensor &out) {
+  return gated_out("swiglu", k_swiglu, g, u, fast, out);
+}
+
+static actk_status k_swiglu_packed(actk_pool *p, Dt t, bool fast, const void *x, void *y, size_t rows, size_t d) {
+  switch (t) {
+  case Dt::f32:
+    return fast ? actk_swiglu_packed_f32_fast(p, static_cast<const float *>(x), static_cast<float *>(y), rows, d) : actk_swiglu_packed_f32(p, static_cast<const float *>(x), static_cast<float *>(y), rows, d);
+  case Dt::f16:
+    return fast ? actk_swiglu_packed_f16_fast(p, static_cast<const actk_f16 *>(x), static_cast<actk_f16 *>(y), rows, d) : actk_swiglu_packed_f16(p, static_cast<const actk_f16 *>(x), static_cast<actk_f16 *>(y), rows, d);
+  case Dt::bf16:
+    return fast ? actk_swiglu_packed_bf16_fast(p, static_cast<const actk_bf16 *>(x), static_cast<actk_bf16 *>(y), rows, d) : actk_swiglu_packed_bf16(p, static_cast<const actk_bf16 *>(x), static_cast<actk_bf16 *>(y), rows, d);
+  }
+  return ACTK_ERR_INVALID_ARGUMENT;
+}
+static at::Tensor op_swiglu_packed(const at::Tensor &x, bool fast) { return packed("swiglu_packed", k_swiglu_packed, x, fast); }
+static at::Tensor &op_swiglu_packed_out(const at::Tensor &x, bool fast, at::Tensor &out) {
+  return packed_out("swiglu_packed", k_swiglu_packed, x, fast, out);
+}
+
+static actk_status k_geglu(actk_pool *p, Dt t, bool fast, const void *g, const void *u, void *y, size_t n) {
+  switch (t) {
+  case Dt::f32:
+    return fast ? actk_geglu_f32_fast(p, static_cast<const float *>(g), static_cast<const float *>(u), static_cast<float *>(y), n) : actk_geglu_f32(p, static_cast<const float *>(g), static_cast<const float *>(u), static_cast<float *>(y), n);
+  case Dt::f16:
+    return fast ? actk_geglu_f16_fast(p, static_cast<const actk_f16 *>(g), static_cast<const actk_f16 *>(u), static_cast<actk_f16 *>(y), n) : actk_geglu_f16(p, static_cast<const actk_f16 *>(g), static_cast<const actk_f16 *>(u), static_cast<actk_f16 *>(y), n);
+  case Dt::bf16:
+    return fast ? actk_geglu_bf16_fast(p, static_cast<const actk_bf16 *>(g), static_cast<const actk_bf16 *>(u), static_cast<actk_bf16 *>(y), n) : actk_geglu_bf16(p, static_cast<const actk_bf16 *>(g), static_cast<const actk_bf16 *>(u), static_cast<actk_bf16 *>(y), n);
+  }
+  return ACTK_ERR_INVALID_ARGUMENT;
+}
+static at::Tensor op_geglu(const at::Tensor &g, const at::Tensor &u, bool fast) { return gated("geglu", k_geglu, g, u, fast); }
+static at::Tensor &op_geglu_(at::Tensor &g, const at::Tensor &u, bool fast) { return gated_("geglu", k_geglu, g, u, fast); }
+static at::Tensor &op_geglu_out(const at::Tensor &g, const at::Tensor &u, bool fast, at::Tensor &out) {
+  return gated_out("geglu", k_geglu, g, u, fast, out);
+}
+
+static actk_status k_geglu_packed(actk_pool *p, Dt t, bool fast, const void *x, void *y, size_t rows, size_t d) {
+  switch (t) {
+  case Dt::f32:
+    return fast ? actk_geglu_packed_f32_fast(p, static_cast<const float *>(x), static_cast<float *>(y), rows, d) : actk_geglu_packed_f32(p, static_cast<const float *>(x), static_cast<float *>(y), rows, d);
+  case Dt::f16:
+    return fast ? actk_geglu_packed_f16_fast(p, static_cast<const actk_f16 *>(x), static_cast<actk_f16 *>(y), rows, d) : actk_geglu_packed_f16(p, static_cast<const actk_f16 *>(x), static_cast<actk_f16 *>(y), rows, d);
+  case Dt::bf16:
+    return fast ? actk_geglu_packed_bf16_fast(p, static_cast<const actk_bf16 *>(x), static_cast<actk_bf16 *>(y), rows, d) : actk_geglu_packed_bf16(p, static_cast<const actk_bf16 *>(x), static_cast<actk_bf16 *>(y), rows, d);
+  }
+  return ACTK_ERR_INVALID_ARGUMENT;
+}
+static at::Tensor op_geglu_packed(const at::Tensor &x, bool fast) { return packed("geglu_packed", k_geglu_packed, x, fast); }
+static at::Tensor &op_geglu_packed_out(const at::Tensor &x, bool fast, at::Tensor &out) {
+  return packed_out("geglu_packed", k_geglu_packed, x, fast, out);
+}
+
+static actk_status k_geglu_tanh(actk_pool *p, Dt t, bool fast, const void *g, const void *u, void *y, size_t n) {
+  switch (t) {
+  case Dt::f32:
+    return fast ? actk_geglu_tanh_f32_fast(p, static_cast<const float *>(g), static_cast<const float *>(u), static_cast<float *>(y), n) : actk_geglu_tanh_f32(p, static_cast<const float *>(g), static_cast<const float *>(u), static_cast<float *>(y), n);
+  case Dt::f16:
+    return fast ? actk_geglu_tanh_f16_fast(p, static_cast<const actk_f16 *>(g), static_cast<const actk_f16 *>(u), static_cast<actk_f16 *>(y), n) : actk_geglu_tanh_f16(p, static_cast<const actk_f16 *>(g), static_cast<const actk_f16 *>(u), static_cast<actk_f16 *>(y), n);
+  case Dt::bf16:
+    return fast ? actk_geglu_tanh_bf16_fast(p, static_cast<const actk_bf16 *>(g), static_cast<const actk_bf16 *>(u), static_cast<actk_bf16 *>(y), n) : actk_geglu_tanh_bf16(p, static_cast<const actk_bf16 *>(g), static_cast<const actk_bf16 *>(u), static_cast<actk_bf16 *>(y), n);
+  }
+  return ACTK_ERR_INVALID_ARGUMENT;
+}
+static at::Tensor op_geglu_tanh(const at::Tensor &g, const at::Tensor &u, bool fast) { return gated("geglu_tanh", k_geglu_tanh, g, u, fast); }
+static at::Tensor &op_geglu_tanh_(at::Tensor &g, const at::Tensor &u, bool fast) { return gated_("geglu_tanh", k_geglu_tanh, g, u, fast); }
+static at::Tensor &op_geglu_tanh_out(const at::Tensor &g, const at::Tensor &u, bool fast, at::Tensor &out) {
+  return gated_out("geglu_tanh", k_geglu_tanh, g, u, fast, out);
+}
+
+static actk_status k_geglu_tanh_packed(actk_pool *p, Dt t, bool fast, const void *x, void *y, size_t rows, size_t d) {
+  switch (t) {
+  case Dt::f32:
+    return fast ? actk_geglu_tanh_packed_f32_fast(p, static_cast<const float *>(x), static_cast<float *>(y), rows, d) : actk_geglu_tanh_packed_f32(p, static_cast<const float *>(x), static_cast<float *>(y), rows, d);
+  case Dt::f16:
+    return fast ? actk_geglu_tanh_packed_f16_fast(p, static_cast<const actk_f16 *>(x), static_cast<actk_f16 *>(y), rows, d) : actk_geglu_tanh_packed_f16(p, static_cast<const actk_f16 *>(x), static_cast<actk_f16 *>(y), rows, d);
+  case Dt::bf16:
+    return fast ? actk_geglu_tanh_packed_bf16_fast(p, static_cast<const actk_bf16 *>(x), static_cast<actk_bf16 *>(y), rows, d) : actk_geglu_tanh_packed_bf16(p, static_cast<const actk_bf16 *>(x), static_cast<actk_bf16 *>(y), rows, d);
+  }
+  return ACTK_ERR_INVALID_ARGUMENT;
+}
+static at::Tensor op_geglu_tanh_packed(const at::Tensor &x, bool fast) { return packed("geglu_tanh_packed", k_geglu_tanh_packed, x, fast); }
+static at::Tensor &op_geglu_tanh_packed_out(const at::Tensor &x, bool fast, at::Tensor &out) {
+  return packed_out("geglu_tanh_packed", k_geglu_tanh_packed, x, fast, out);
+}
+
 } // namespace actk_torch
 
 TORCH_LIBRARY(actk, m) {
@@ -206,6 +305,21 @@ TORCH_LIBRARY(actk, m) {
   m.def("bias_gelu_tanh(Tensor x, Tensor bias, bool fast=False) -> Tensor");
   m.def("bias_gelu_tanh_(Tensor(a!) x, Tensor bias, bool fast=False) -> Tensor(a!)");
   m.def("bias_gelu_tanh.out(Tensor x, Tensor bias, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("swiglu(Tensor gate, Tensor up, bool fast=False) -> Tensor");
+  m.def("swiglu_(Tensor(a!) gate, Tensor up, bool fast=False) -> Tensor(a!)");
+  m.def("swiglu.out(Tensor gate, Tensor up, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("swiglu_packed(Tensor x, bool fast=False) -> Tensor");
+  m.def("swiglu_packed.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("geglu(Tensor gate, Tensor up, bool fast=False) -> Tensor");
+  m.def("geglu_(Tensor(a!) gate, Tensor up, bool fast=False) -> Tensor(a!)");
+  m.def("geglu.out(Tensor gate, Tensor up, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("geglu_packed(Tensor x, bool fast=False) -> Tensor");
+  m.def("geglu_packed.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("geglu_tanh(Tensor gate, Tensor up, bool fast=False) -> Tensor");
+  m.def("geglu_tanh_(Tensor(a!) gate, Tensor up, bool fast=False) -> Tensor(a!)");
+  m.def("geglu_tanh.out(Tensor gate, Tensor up, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("geglu_tanh_packed(Tensor x, bool fast=False) -> Tensor");
+  m.def("geglu_tanh_packed.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
   // how many calls actk handed to torch's threads (the tests' check)
   m.def("_host_calls() -> int", &actk_torch::host_calls);
 }
@@ -241,4 +355,19 @@ TORCH_LIBRARY_IMPL(actk, CPU, m) {
   m.impl("bias_gelu_tanh", actk_torch::op_bias_gelu_tanh);
   m.impl("bias_gelu_tanh_", actk_torch::op_bias_gelu_tanh_);
   m.impl("bias_gelu_tanh.out", actk_torch::op_bias_gelu_tanh_out);
+  m.impl("swiglu", actk_torch::op_swiglu);
+  m.impl("swiglu_", actk_torch::op_swiglu_);
+  m.impl("swiglu.out", actk_torch::op_swiglu_out);
+  m.impl("swiglu_packed", actk_torch::op_swiglu_packed);
+  m.impl("swiglu_packed.out", actk_torch::op_swiglu_packed_out);
+  m.impl("geglu", actk_torch::op_geglu);
+  m.impl("geglu_", actk_torch::op_geglu_);
+  m.impl("geglu.out", actk_torch::op_geglu_out);
+  m.impl("geglu_packed", actk_torch::op_geglu_packed);
+  m.impl("geglu_packed.out", actk_torch::op_geglu_packed_out);
+  m.impl("geglu_tanh", actk_torch::op_geglu_tanh);
+  m.impl("geglu_tanh_", actk_torch::op_geglu_tanh_);
+  m.impl("geglu_tanh.out", actk_torch::op_geglu_tanh_out);
+  m.impl("geglu_tanh_packed", actk_torch::op_geglu_tanh_packed);
+  m.impl("geglu_tanh_packed.out", actk_torch::op_geglu_tanh_packed_out);
 }

@@ -23,6 +23,7 @@
 
 #include "../impl.h"
 #include "../math/bias.h"
+#include "../math/gated.h"
 #include "../math/rope.h"
 #include "../registry.h"
 
@@ -149,6 +150,29 @@
     size_t i = 0;                                                                                  \
     for (; i + w <= n; i += w) row(x + i, b, y + i, w);                                            \
     if (i < n) row(x + i, b, y + i, n - i);                                                        \
+  }
+
+/* ---- gated: y = f(gate) * up (math/gated.h) ---- */
+
+#define ACTK_GATED_KERNEL(name, fn, type, T)                                                       \
+  ACTK_NOINLINE static void name(const void *gv, const void *uv, void *yv, size_t n) {             \
+    const T *g = (const T *)gv, *u = (const T *)uv;                                                \
+    T *y = (T *)yv;                                                                                \
+    size_t i = 0;                                                                                  \
+    if (ACTK_PAIR(type))                                                                           \
+      for (; i + 2 * VLEN <= n; i += 2 * VLEN) {                                                   \
+        vf g0, g1, u0, u1, p0, p1;                                                                 \
+        ACTK_LOAD_PAIR(type, g + i, &g0, &g1);                                                     \
+        ACTK_LOAD_PAIR(type, u + i, &u0, &u1); /* the same order as g's */                         \
+        gated_mul2(fn(g0), u0, fn(g1), u1, &p0, &p1);                                              \
+        ACTK_STORE_PAIR(type, y + i, p0, p1);                                                      \
+      }                                                                                            \
+    for (; i + VLEN <= n; i += VLEN)                                                               \
+      vf_store_##type##_q(y + i, gated_mul(fn(vf_load_##type(g + i)), vf_load_##type(u + i)));     \
+    if (VLEN > 1 && i < n)                                                                         \
+      vf_store_first_##type##_q(                                                                   \
+          y + i, n - i,                                                                            \
+          gated_mul(fn(vf_load_first_##type(g + i, n - i)), vf_load_first_##type(u + i, n - i)));  \
   }
 
 /* NOLINTEND(bugprone-macro-parentheses) */

@@ -20,6 +20,7 @@
 #include "../math/gelu_tanh_fast16.h"
 #include "../math/bias.h"
 #include "../math/bias16.h"
+#include "../math/gated.h"
 
 /* NOLINTBEGIN(bugprone-macro-parentheses) */
 ACTK_UNARY_KERNEL(k_erf_f32_accurate, erf_v, f32, float)
@@ -82,6 +83,24 @@ ACTK_BIAS_KERNEL(k_bias_gelu_tanh_bf16_accurate, k_bias_gelu_tanh_nanrow_bf16_ac
 ACTK_BIAS_KERNEL(k_bias_gelu_tanh_f32_fast, k_bias_gelu_tanh_nanrow_f32_fast, k_bias_gelu_tanh_row_f32_fast, gelu_tanh_fast_v, f32, float)
 ACTK_BIAS_KERNEL(k_bias_gelu_tanh_f16_fast, k_bias_gelu_tanh_nanrow_f16_fast, k_bias_gelu_tanh_row_f16_fast, gelu_tanh_sum_fast_f16_v, f16, actk_f16)
 ACTK_BIAS_KERNEL(k_bias_gelu_tanh_bf16_fast, k_bias_gelu_tanh_nanrow_bf16_fast, k_bias_gelu_tanh_row_bf16_fast, gelu_tanh_sum_fast_bf16_v, bf16, actk_bf16)
+ACTK_GATED_KERNEL(k_swiglu_f32_accurate, silu_v, f32, float)
+ACTK_GATED_KERNEL(k_swiglu_f16_accurate, silu_v, f16, actk_f16)
+ACTK_GATED_KERNEL(k_swiglu_bf16_accurate, silu_v, bf16, actk_bf16)
+ACTK_GATED_KERNEL(k_swiglu_f32_fast, silu_fast_v, f32, float)
+ACTK_GATED_KERNEL(k_swiglu_f16_fast, silu16_v, f16, actk_f16)
+ACTK_GATED_KERNEL(k_swiglu_bf16_fast, silu16_v, bf16, actk_bf16)
+ACTK_GATED_KERNEL(k_geglu_f32_accurate, gelu_v, f32, float)
+ACTK_GATED_KERNEL(k_geglu_f16_accurate, gelu_v, f16, actk_f16)
+ACTK_GATED_KERNEL(k_geglu_bf16_accurate, gelu_v, bf16, actk_bf16)
+ACTK_GATED_KERNEL(k_geglu_f32_fast, gelu_fast_v, f32, float)
+ACTK_GATED_KERNEL(k_geglu_f16_fast, gelu_fast_v, f16, actk_f16)
+ACTK_GATED_KERNEL(k_geglu_bf16_fast, gelu16_bf16_v, bf16, actk_bf16)
+ACTK_GATED_KERNEL(k_geglu_tanh_f32_accurate, gelu_tanh_v, f32, float)
+ACTK_GATED_KERNEL(k_geglu_tanh_f16_accurate, gelu_tanh_v, f16, actk_f16)
+ACTK_GATED_KERNEL(k_geglu_tanh_bf16_accurate, gelu_tanh_v, bf16, actk_bf16)
+ACTK_GATED_KERNEL(k_geglu_tanh_f32_fast, gelu_tanh_fast_v, f32, float)
+ACTK_GATED_KERNEL(k_geglu_tanh_f16_fast, gelu_tanh16_v, f16, actk_f16)
+ACTK_GATED_KERNEL(k_geglu_tanh_bf16_fast, gelu_tanh16_v, bf16, actk_bf16)
 /* NOLINTEND(bugprone-macro-parentheses) */
 
 /* The implementation table's element-wise part (ACTK_DEFINE_IMPL). */
@@ -101,4 +120,9 @@ ACTK_BIAS_KERNEL(k_bias_gelu_tanh_bf16_fast, k_bias_gelu_tanh_nanrow_bf16_fast, 
   .bias = { \
     [ACTK_BIAS_bias_gelu] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_bias_gelu_f32_accurate, [ACTK_TYPE_f16] = k_bias_gelu_f16_accurate, [ACTK_TYPE_bf16] = k_bias_gelu_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_bias_gelu_f32_fast, [ACTK_TYPE_f16] = k_bias_gelu_f16_fast, [ACTK_TYPE_bf16] = k_bias_gelu_bf16_fast}}, \
     [ACTK_BIAS_bias_gelu_tanh] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_bias_gelu_tanh_f32_accurate, [ACTK_TYPE_f16] = k_bias_gelu_tanh_f16_accurate, [ACTK_TYPE_bf16] = k_bias_gelu_tanh_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_bias_gelu_tanh_f32_fast, [ACTK_TYPE_f16] = k_bias_gelu_tanh_f16_fast, [ACTK_TYPE_bf16] = k_bias_gelu_tanh_bf16_fast}} \
+  }, \
+  .gated = { \
+    [ACTK_GATED_swiglu] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_swiglu_f32_accurate, [ACTK_TYPE_f16] = k_swiglu_f16_accurate, [ACTK_TYPE_bf16] = k_swiglu_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_swiglu_f32_fast, [ACTK_TYPE_f16] = k_swiglu_f16_fast, [ACTK_TYPE_bf16] = k_swiglu_bf16_fast}}, \
+    [ACTK_GATED_geglu] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_geglu_f32_accurate, [ACTK_TYPE_f16] = k_geglu_f16_accurate, [ACTK_TYPE_bf16] = k_geglu_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_geglu_f32_fast, [ACTK_TYPE_f16] = k_geglu_f16_fast, [ACTK_TYPE_bf16] = k_geglu_bf16_fast}}, \
+    [ACTK_GATED_geglu_tanh] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_geglu_tanh_f32_accurate, [ACTK_TYPE_f16] = k_geglu_tanh_f16_accurate, [ACTK_TYPE_bf16] = k_geglu_tanh_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_geglu_tanh_f32_fast, [ACTK_TYPE_f16] = k_geglu_tanh_f16_fast, [ACTK_TYPE_bf16] = k_geglu_tanh_bf16_fast}} \
   }
