@@ -121,6 +121,34 @@ def _bias(op):
     return f, f_
 
 
+def _gated(op):
+    f_new, f_inplace, f_out = getattr(_ops_ns, op), getattr(_ops_ns, op + "_"), getattr(_ops_ns, op).out
+    p_new, p_out = getattr(_ops_ns, op + "_packed"), getattr(_ops_ns, op + "_packed").out
+
+    def f(gate, up, fast=False, out=None):
+        if out is None:
+            return f_new(gate, up, fast)
+        return f_out(gate, up, fast, out=out)
+
+    def f_(gate, up, fast=False):
+        return f_inplace(gate, up, fast)
+
+    def packed(x, fast=False, out=None):
+        if out is None:
+            return p_new(x, fast)
+        return p_out(x, fast, out=out)
+
+    f.__name__, f_.__name__, packed.__name__ = op, op + "_", op + "_packed"
+    f.__doc__ = "%s(gate) * up (torch.ops.actk.%s)." % (_ops.GATED_OPS[op], op)
+    f_.__doc__ = "the same, into gate (torch.ops.actk.%s_)." % op
+    packed.__doc__ = ("the same over x = [..., 2d], each row's gate first: y = [..., d] "
+                      "(torch.ops.actk.%s_packed)." % op)
+    return f, f_, packed
+
+
+for _op in getattr(_ops, "GATED_OPS", {}):
+    globals()[_op], globals()[_op + "_"], globals()[_op + "_packed"] = _gated(_op)
+    __all__ += [_op, _op + "_", _op + "_packed"]
 for _op in _ops.UNARY_OPS:
     globals()[_op], globals()[_op + "_"] = _unary(_op)
 for _op in _ops.PARAM_OPS:

@@ -275,3 +275,47 @@ def test_replace_fast_and_verbose(capsys):
 def test_gelu_rejects_unknown_approximate():
     with pytest.raises(ValueError, match="approximate"):
         at.GELU("sigmoid")
+
+
+GATED = list(getattr(actk, "GATED_OPS", {}))
+ACT_OF = {"silu": torch.nn.functional.silu, "gelu": torch.nn.functional.gelu,
+          "gelu_tanh": lambda v: torch.nn.functional.gelu(v, approximate="tanh")}
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("fast", [False, True])
+@pytest.mark.parametrize("op", GATED)
+def test_gated_and_packed(op, fast, dtype):
+    x = sample(dtype, 6 * 2 * 40, seed=4)[6:].reshape(-1)
+    x = torch.cat([x, x[:6]]).reshape(6, 80)  # finite values only
+    gate, up = x[:, :40].contiguous(), x[:, 40:].contiguous()
+    y = getattr(at, op)(gate, up, fast=fast)
+    # the packed form gives the plain form's bits on the split halves
+    assert same_bits(getattr(at, op + "_packed")(x, fast=fast), y)
+    out = torch.empty_like(gate)
+    getattr(at, op)(gate, up, fast=fast, out=out)
+    assert same_bits(out, y)
+    pout = torch.empty(6, 40, dtype=dtype)
+    getattr(at, op + "_packed")(x, fast=fast, out=pout)
+    assert same_bits(pout, y)
+    g2 = gate.clone()
+    getattr(at, op + "_")(g2, up, fast=fast)
+    assert same_bits(g2, y)
+    want = ACT_OF[actk.GATED_OPS[op]](gate.float()) * up.float()
+    tol = {torch.float32: 1e-5, torch.float16: 2e-3, torch.bfloat16: 1.6e-2}[dtype]
+    torch.testing.assert_close(y.float(), want, rtol=tol, atol=tol)
+
+
+def test_gated_errors():
+    if not GATED:
+        pytest.skip("no gated ops")
+    op = GATED[0]
+    g = torch.randn(4, 8)
+    with pytest.raises(RuntimeError, match="up must have"):
+        getattr(at, op)(g, torch.randn(4, 7))
+    with pytest.raises(TypeError, match="up must be"):
+        getattr(at, op)(g, g.to(torch.bfloat16))
+    with pytest.raises(RuntimeError, match="even"):
+        getattr(at, op + "_packed")(torch.randn(4, 7))
+    with pytest.raises(RuntimeError, match="out must be contiguous with sizes"):
+        getattr(at, op + "_packed")(torch.randn(4, 8), out=torch.empty(4, 8))
