@@ -286,16 +286,18 @@ ACT_OF = {"silu": torch.nn.functional.silu, "gelu": torch.nn.functional.gelu,
 @pytest.mark.parametrize("fast", [False, True])
 @pytest.mark.parametrize("op", GATED)
 def test_gated_and_packed(op, fast, dtype):
-    x = sample(dtype, 6 * 2 * 40, seed=4)[6:].reshape(-1)
-    x = torch.cat([x, x[:6]]).reshape(6, 80)  # finite values only
-    gate, up = x[:, :40].contiguous(), x[:, 40:].contiguous()
+    x = sample(dtype, 64 * 512 + 6, seed=4)[6:].reshape(64, 512)  # finite values only
+    gate, up = x[:, :256].contiguous(), x[:, 256:].contiguous()
     y = getattr(at, op)(gate, up, fast=fast)
+    # the C functions' bits (through the numpy binding), plain and packed
+    assert same_bits(y, numpy_ref(op, gate, fast, up))
+    assert same_bits(getattr(at, op + "_packed")(x, fast=fast), numpy_ref(op + "_packed", x, fast))
     # the packed form gives the plain form's bits on the split halves
     assert same_bits(getattr(at, op + "_packed")(x, fast=fast), y)
     out = torch.empty_like(gate)
     getattr(at, op)(gate, up, fast=fast, out=out)
     assert same_bits(out, y)
-    pout = torch.empty(6, 40, dtype=dtype)
+    pout = torch.empty(64, 256, dtype=dtype)
     getattr(at, op + "_packed")(x, fast=fast, out=pout)
     assert same_bits(pout, y)
     g2 = gate.clone()
