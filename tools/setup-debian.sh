@@ -26,6 +26,11 @@ packages=(
   # CI: the Python binding's tests (python/), libFuzzer's runtime for clang 14
   # (fuzz/), memcheck (the valgrind stage)
   python3 python3-numpy python3-pytest libclang-rt-14-dev valgrind
+  # CI: the Python package's install into a venv (pip, offline: Debian's
+  # setuptools and wheel), its PyTorch ops (torch's headers and libraries:
+  # libtorch-dev) and the model tests (torchvision's efficientnet/convnext/vit)
+  python3-venv python3-pip python3-setuptools python3-wheel python3-torch python3-torchvision
+  libtorch-dev
   # CI: the Rust binding (rust/): Debian's toolchain and the crates it uses,
   # as a directory registry under /usr/share/cargo/registry (offline builds)
   cargo rustc librust-half-dev librust-rayon-dev librust-libc-dev librust-cc-dev

@@ -42,7 +42,7 @@ place), any other overlap of out with an input is ACTK_ERR_OVERLAP.
 Finding the library
 -------------------
 1. the path in the environment variable ACTK_LIBRARY;
-2. libactk.so next to this file (a package copied with its library);
+2. libactk.so (or libactk.so.N, as pip installs it) next to this file;
 3. when this package sits in actk's source tree (python/actk), libactk.so in
    a build directory of that tree: build/, then the other build*/
    directories, newest first (one that fails to load, e.g. a sanitizer
@@ -182,6 +182,8 @@ def _candidates():
     beside = os.path.join(_HERE, "libactk.so")
     if os.path.exists(beside):
         found.append(beside)
+    # pip's install puts it there under its SONAME (python/setup.py)
+    found += sorted(glob.glob(os.path.join(_HERE, "libactk.so.[0-9]*")))
     if _IN_SOURCE_TREE:
         first = os.path.join(_SOURCE_ROOT, "build", "libactk.so")
         if os.path.exists(first):

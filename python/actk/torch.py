@@ -1,0 +1,291 @@
+"""actk for PyTorch: the ops on torch.Tensor, on torch's own threads.
+
+    import torch, actk.torch as at
+    y = at.gelu(x)                          # a new tensor (float32, float16, bfloat16)
+    at.gelu(x, out=y); at.gelu_(x)          # into y; in place
+    torch.ops.actk.gelu(x, fast=True)       # the registered op (TorchScript, fx)
+    at.replace(model)                       # torch.nn activations -> actk's
+
+Every op is registered as torch.ops.actk.<op>(x, ..., fast=False), the in
+place torch.ops.actk.<op>_ and torch.ops.actk.<op>.out(..., out=y), so
+torch.jit.script and torch.fx see them as ops. Tensors are used where they
+are, never copied: x must be on the CPU, float32/float16/bfloat16, and dense
+(contiguous, or a dense permutation such as channels_last; bias ops need it
+contiguous); out must match x's dtype, sizes and strides. Anything else is an
+error (TypeError for a dtype, RuntimeError otherwise) that says what to pass.
+
+Inference only: no backward. A tensor that requires grad while grad mode is
+on is refused; run under torch.no_grad() or torch.inference_mode().
+
+Threads: a call large enough to split runs its chunks through
+at::parallel_for, on torch's intra-op threads: torch.set_num_threads governs
+actk too, and actk starts no threads of its own. Results are the same bits
+for every thread count.
+"""
+import glob
+import os
+
+import torch
+
+from . import _ops
+
+__all__ = ["GELU", "SiLU", "Sigmoid", "Tanh", "QuickGELU", "Swish", "replace", "extension_path",
+           "host_calls"] + [op + s for op in list(_ops.UNARY_OPS) + list(_ops.PARAM_OPS)
+                            + list(_ops.BIAS_OPS) for s in ("", "_")]
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _find_extension():
+    env = os.environ.get("ACTK_TORCH_EXTENSION")
+    if env:
+        return env
+    hits = sorted(glob.glob(os.path.join(_HERE, "_actk_torch*.so")))
+    if not hits:
+        raise ImportError(
+            "actk.torch: the PyTorch ops are not built in this install (%s has no "
+            "_actk_torch*.so): reinstall where torch is importable, "
+            "pip install --no-build-isolation ./python (or set ACTK_TORCH_EXTENSION)" % _HERE)
+    return hits[0]
+
+
+_EXTENSION = _find_extension()
+# loads libactk.so.N beside it (rpath $ORIGIN) unless one is loaded already
+torch.ops.load_library(_EXTENSION)
+_ops_ns = torch.ops.actk
+
+
+def extension_path():
+    """The path of the loaded extension (the torch.ops.actk kernels)."""
+    return _EXTENSION
+
+
+def host_calls():
+    """How many calls actk has handed to torch's threads so far (a diagnostic:
+    it grows only for calls large enough to split, with torch threads > 1)."""
+    return int(_ops_ns._host_calls())
+
+
+# ---- functions: actk.torch.gelu(x, fast=False, out=None), gelu_(x, fast) ...
+
+
+def _unary(op):
+    f_new, f_inplace, f_out = getattr(_ops_ns, op), getattr(_ops_ns, op + "_"), getattr(_ops_ns, op).out
+
+    def f(x, fast=False, out=None):
+        if out is None:
+            return f_new(x, fast)
+        return f_out(x, fast, out=out)
+
+    def f_(x, fast=False):
+        return f_inplace(x, fast)
+
+    f.__name__, f_.__name__ = op, op + "_"
+    f.__doc__ = "%s (torch.ops.actk.%s): a new tensor, or into out." % (_ops.UNARY_OPS[op], op)
+    f_.__doc__ = "%s in place (torch.ops.actk.%s_): returns x." % (_ops.UNARY_OPS[op], op)
+    return f, f_
+
+
+def _param(op):
+    f_new, f_inplace, f_out = getattr(_ops_ns, op), getattr(_ops_ns, op + "_"), getattr(_ops_ns, op).out
+
+    def f(x, alpha=1.0, fast=False, out=None):
+        if out is None:
+            return f_new(x, alpha, fast)
+        return f_out(x, alpha, fast, out=out)
+
+    def f_(x, alpha=1.0, fast=False):
+        return f_inplace(x, alpha, fast)
+
+    f.__name__, f_.__name__ = op, op + "_"
+    f.__doc__ = "%s (torch.ops.actk.%s)." % (_ops.PARAM_OPS[op], op)
+    f_.__doc__ = "%s in place (torch.ops.actk.%s_)." % (_ops.PARAM_OPS[op], op)
+    return f, f_
+
+
+def _bias(op):
+    f_new, f_inplace, f_out = getattr(_ops_ns, op), getattr(_ops_ns, op + "_"), getattr(_ops_ns, op).out
+
+    def f(x, bias, fast=False, out=None):
+        if out is None:
+            return f_new(x, bias, fast)
+        return f_out(x, bias, fast, out=out)
+
+    def f_(x, bias, fast=False):
+        return f_inplace(x, bias, fast)
+
+    f.__name__, f_.__name__ = op, op + "_"
+    f.__doc__ = "%s(x + bias) along the last dimension (torch.ops.actk.%s)." % (
+        _ops.BIAS_OPS[op], op)
+    f_.__doc__ = "the same, in place (torch.ops.actk.%s_)." % op
+    return f, f_
+
+
+def _gated(op):
+    f_new, f_inplace, f_out = getattr(_ops_ns, op), getattr(_ops_ns, op + "_"), getattr(_ops_ns, op).out
+    p_new, p_out = getattr(_ops_ns, op + "_packed"), getattr(_ops_ns, op + "_packed").out
+
+    def f(gate, up, fast=False, out=None):
+        if out is None:
+            return f_new(gate, up, fast)
+        return f_out(gate, up, fast, out=out)
+
+    def f_(gate, up, fast=False):
+        return f_inplace(gate, up, fast)
+
+    def packed(x, fast=False, out=None):
+        if out is None:
+            return p_new(x, fast)
+        return p_out(x, fast, out=out)
+
+    f.__name__, f_.__name__, packed.__name__ = op, op + "_", op + "_packed"
+    f.__doc__ = "%s(gate) * up (torch.ops.actk.%s)." % (_ops.GATED_OPS[op], op)
+    f_.__doc__ = "the same, into gate (torch.ops.actk.%s_)." % op
+    packed.__doc__ = ("the same over x = [..., 2d], each row's gate first: y = [..., d] "
+                      "(torch.ops.actk.%s_packed)." % op)
+    return f, f_, packed
+
+
+for _op in getattr(_ops, "GATED_OPS", {}):
+    globals()[_op], globals()[_op + "_"], globals()[_op + "_packed"] = _gated(_op)
+    __all__ += [_op, _op + "_", _op + "_packed"]
+for _op in _ops.UNARY_OPS:
+    globals()[_op], globals()[_op + "_"] = _unary(_op)
+for _op in _ops.PARAM_OPS:
+    globals()[_op], globals()[_op + "_"] = _param(_op)
+for _op in _ops.BIAS_OPS:
+    globals()[_op], globals()[_op + "_"] = _bias(_op)
+
+
+# ---- modules: drop-ins for torch.nn's activations ---------------------------
+# forward calls torch.ops.actk.* directly, so torch.jit.script and fx see the
+# ops. inplace=True writes the input, as torch.nn.SiLU(inplace=True) does:
+# safe only where nothing else reads the input afterwards.
+
+
+class GELU(torch.nn.Module):
+    """torch.nn.GELU: approximate='none' (erf) or 'tanh'; fast: actk's fast tier."""
+
+    def __init__(self, approximate: str = "none", fast: bool = False, inplace: bool = False):
+        super().__init__()
+        if approximate not in ("none", "tanh"):
+            raise ValueError("approximate must be 'none' or 'tanh', got %r" % (approximate,))
+        self.approximate, self.fast, self.inplace = approximate, bool(fast), bool(inplace)
+
+    def forward(self, x):
+        if self.approximate == "tanh":
+            if self.inplace:
+                return torch.ops.actk.gelu_tanh_(x, self.fast)
+            return torch.ops.actk.gelu_tanh(x, self.fast)
+        if self.inplace:
+            return torch.ops.actk.gelu_(x, self.fast)
+        return torch.ops.actk.gelu(x, self.fast)
+
+    def extra_repr(self):
+        return "approximate=%r, fast=%s, inplace=%s" % (self.approximate, self.fast, self.inplace)
+
+
+class _Unary(torch.nn.Module):
+    def __init__(self, fast: bool = False, inplace: bool = False):
+        super().__init__()
+        self.fast, self.inplace = bool(fast), bool(inplace)
+
+    def extra_repr(self):
+        return "fast=%s, inplace=%s" % (self.fast, self.inplace)
+
+
+class SiLU(_Unary):
+    """torch.nn.SiLU: x * sigmoid(x)."""
+
+    def forward(self, x):
+        if self.inplace:
+            return torch.ops.actk.silu_(x, self.fast)
+        return torch.ops.actk.silu(x, self.fast)
+
+
+class Sigmoid(_Unary):
+    """torch.nn.Sigmoid."""
+
+    def forward(self, x):
+        if self.inplace:
+            return torch.ops.actk.sigmoid_(x, self.fast)
+        return torch.ops.actk.sigmoid(x, self.fast)
+
+
+class Tanh(_Unary):
+    """torch.nn.Tanh."""
+
+    def forward(self, x):
+        if self.inplace:
+            return torch.ops.actk.tanh_(x, self.fast)
+        return torch.ops.actk.tanh(x, self.fast)
+
+
+class QuickGELU(_Unary):
+    """x * sigmoid(1.702 x) (CLIP's QuickGELU; ONNX Runtime's QuickGelu default alpha)."""
+
+    def forward(self, x):
+        if self.inplace:
+            return torch.ops.actk.quick_gelu_(x, self.fast)
+        return torch.ops.actk.quick_gelu(x, self.fast)
+
+
+class Swish(torch.nn.Module):
+    """x * sigmoid(alpha x) (alpha = 1: SiLU)."""
+
+    def __init__(self, alpha: float = 1.0, fast: bool = False, inplace: bool = False):
+        super().__init__()
+        self.alpha, self.fast, self.inplace = float(alpha), bool(fast), bool(inplace)
+
+    def forward(self, x):
+        if self.inplace:
+            return torch.ops.actk.swish_(x, self.alpha, self.fast)
+        return torch.ops.actk.swish(x, self.alpha, self.fast)
+
+    def extra_repr(self):
+        return "alpha=%s, fast=%s, inplace=%s" % (self.alpha, self.fast, self.inplace)
+
+
+# torch.nn type -> its actk module. inplace only where the original was in
+# place (torch.nn.SiLU(inplace=True)): the model already lets it write its input.
+_SWAPS = {
+    torch.nn.GELU: lambda m, fast: GELU(getattr(m, "approximate", "none"), fast=fast),
+    torch.nn.SiLU: lambda m, fast: SiLU(fast=fast, inplace=bool(getattr(m, "inplace", False))),
+    torch.nn.Sigmoid: lambda m, fast: Sigmoid(fast=fast),
+    torch.nn.Tanh: lambda m, fast: Tanh(fast=fast),
+}
+
+
+def replace(model, fast=False, verbose=False):
+    """Swaps, in place, every torch.nn.GELU, SiLU, Sigmoid and Tanh submodule of
+    model (exact types, not subclasses) for actk's. Returns the list of what it
+    swapped, (qualified name, old module, new module) in the model's order;
+    verbose=True prints it. The model itself, if it is an activation, is not
+    replaced (its parent holds the reference)."""
+    swapped = []
+    seen = set()
+
+    def walk(parent, prefix):
+        # depth first, children in order: the model's own order
+        if id(parent) in seen:  # a module shared by two parents: once
+            return
+        seen.add(id(parent))
+        for cname, child in list(parent.named_children()):
+            make = _SWAPS.get(type(child))
+            if make is None:
+                walk(child, prefix + cname + ".")
+                continue
+            new = make(child, fast)
+            setattr(parent, cname, new)
+            swapped.append((prefix + cname, child, new))
+
+    walk(model, "")
+    if verbose:
+        counts = {}
+        for _, old, new in swapped:
+            key = "%r -> actk.torch.%r" % (old, new)
+            counts[key] = counts.get(key, 0) + 1
+        print("actk.torch.replace: %d module(s) swapped" % len(swapped))
+        for key, n in counts.items():
+            print("  %4d x %s" % (n, key))
+    return swapped

@@ -1,0 +1,48 @@
+"""tools/gen_ops.py's PyTorch writer (python/csrc/ops.gen.h): every shape it
+knows gives the three forms (two for packed), and an unknown shape stops it."""
+import importlib.util
+import os
+import types
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def gen():
+    spec = importlib.util.spec_from_file_location("gen_ops", os.path.join(REPO, "tools", "gen_ops.py"))
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+def table(*ops):
+    return types.SimpleNamespace(
+        types=[{"name": "f32", "ctype": "float"}, {"name": "bf16", "ctype": "actk_bf16"}],
+        tiers=[{"name": "accurate", "suffix": ""}, {"name": "fast", "suffix": "_fast"}],
+        ops=[dict(o) for o in ops])
+
+
+def test_coming_shapes_are_one_entry_each():
+    g = gen()
+    text = g.gen_torch(table({"name": "swiglu", "shape": "gated"},
+                             {"name": "swiglu_packed", "shape": "packed"}))
+    assert 'm.def("swiglu(Tensor gate, Tensor up, bool fast=False) -> Tensor");' in text
+    assert 'm.def("swiglu_(Tensor(a!) gate, Tensor up, bool fast=False) -> Tensor(a!)");' in text
+    assert "actk_swiglu_bf16_fast(p, static_cast<const actk_bf16 *>(g)" in text
+    assert 'm.def("swiglu_packed(Tensor x, bool fast=False) -> Tensor");' in text
+    assert "swiglu_packed_(" not in text  # y is half of x: no in-place form
+    assert 'm.impl("swiglu_packed.out", actk_torch::op_swiglu_packed_out);' in text
+
+
+def test_unknown_shape_fails_loudly():
+    g = gen()
+    with pytest.raises(SystemExit, match="no PyTorch binding"):
+        g.gen_torch(table({"name": "x", "shape": "ternary"}))
+
+
+def test_generated_file_is_fresh():
+    g = gen()
+    t = g.Table(os.path.join(REPO, "src", "ops.toml"))
+    with open(os.path.join(REPO, "python", "csrc", "ops.gen.h")) as f:
+        assert f.read() == g.gen_torch(t)
