@@ -18,7 +18,10 @@ Every fenced block of README.md is handled by its language, in order:
          the --static one must not need libactk.so.
   rust   run as doctests by CI's rust stage (rust/actk/src/lib.rs includes
          README.md under cfg(doctest)): checked here that it still does.
-  sh     with `cargo`: the rust stage runs it.
+  sh     with `cargo`: the rust stage runs it; with `pip install`: the
+         python stage runs it.
+  python run by python/tests/test_readme.py (the python stage, against the
+         installed package): checked here that it is still there.
   sh     with tools/setup-debian.sh: the quick start and the AArch64 cross
          test, which CI's gcc and aarch64 stages run: skipped here. A block with no language, or text, is text.
 A block of any other kind fails the run, so that a new one gets a rule.
@@ -219,6 +222,12 @@ def main():
                          "runs README.md's blocks as doctests")
         elif lang == "sh" and "cargo" in body:
             kind = "cargo (the rust stage runs it)"
+        elif lang == "sh" and "pip install" in body:
+            kind = "pip (the python stage runs it: a fresh venv, pip install ./python)"
+        elif lang == "python":
+            kind = "python (run by python/tests/test_readme.py in the python stage)"
+            if not os.path.exists(os.path.join(root, "python/tests/test_readme.py")):
+                fail(f"{where(line)}: a ```python block, but python/tests/test_readme.py is gone")
         elif lang in ("", "text"):
             kind = "plain text"
         else:
