@@ -86,7 +86,7 @@ typedef struct actk_gated_info {
    * what it returns) or the entry's own type (the type's fast core: a is what the
    * 16-bit unary entry rounds once, so with up = +-1 the results are its bits) */
   const char *act_type_name;
-  int id;                      /* actk_gated_id of src/registry.h */
+  int id; /* actk_gated_id of src/registry.h */
   int tier;
   const char *tier_name;
   int type;
