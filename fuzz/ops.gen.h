@@ -39,7 +39,11 @@ static const fuzz_op_id g_fuzz_op_ids[] = {
     {25, "geglu", "fast"},
     {26, "geglu_tanh", "accurate"},
     {27, "geglu_tanh", "fast"},
+    {28, "hardsigmoid", "accurate"},
+    {29, "hardsigmoid", "fast"},
+    {30, "hardswish", "accurate"},
+    {31, "hardswish", "fast"},
 };
-#define FUZZ_N_OP_IDS 28 /* ids are 0 .. FUZZ_N_OP_IDS - 1 */
+#define FUZZ_N_OP_IDS 32 /* ids are 0 .. FUZZ_N_OP_IDS - 1 */
 
 #endif

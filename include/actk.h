@@ -306,6 +306,10 @@ ACTK_API actk_status actk_quick_gelu_f32(actk_pool *pool, const float *x, float 
 ACTK_API actk_status actk_gelu_f32(actk_pool *pool, const float *x, float *y, size_t n);
 /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
 ACTK_API actk_status actk_gelu_tanh_f32(actk_pool *pool, const float *x, float *y, size_t n);
+/* relu6(x + 3) / 6 (PyTorch's Hardsigmoid) */
+ACTK_API actk_status actk_hardsigmoid_f32(actk_pool *pool, const float *x, float *y, size_t n);
+/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3) */
+ACTK_API actk_status actk_hardswish_f32(actk_pool *pool, const float *x, float *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
@@ -337,6 +341,10 @@ ACTK_API actk_status actk_quick_gelu_f32_fast(actk_pool *pool, const float *x, f
 ACTK_API actk_status actk_gelu_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
 /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
 ACTK_API actk_status actk_gelu_tanh_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+/* relu6(x + 3) / 6 (PyTorch's Hardsigmoid) */
+ACTK_API actk_status actk_hardsigmoid_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3) */
+ACTK_API actk_status actk_hardswish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
@@ -368,6 +376,10 @@ ACTK_API actk_status actk_quick_gelu_f16(actk_pool *pool, const actk_f16 *x, act
 ACTK_API actk_status actk_gelu_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
 ACTK_API actk_status actk_gelu_tanh_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* relu6(x + 3) / 6 (PyTorch's Hardsigmoid) */
+ACTK_API actk_status actk_hardsigmoid_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3) */
+ACTK_API actk_status actk_hardswish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
@@ -399,6 +411,10 @@ ACTK_API actk_status actk_quick_gelu_f16_fast(actk_pool *pool, const actk_f16 *x
 ACTK_API actk_status actk_gelu_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
 ACTK_API actk_status actk_gelu_tanh_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* relu6(x + 3) / 6 (PyTorch's Hardsigmoid) */
+ACTK_API actk_status actk_hardsigmoid_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3) */
+ACTK_API actk_status actk_hardswish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
@@ -430,6 +446,10 @@ ACTK_API actk_status actk_quick_gelu_bf16(actk_pool *pool, const actk_bf16 *x, a
 ACTK_API actk_status actk_gelu_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
 ACTK_API actk_status actk_gelu_tanh_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* relu6(x + 3) / 6 (PyTorch's Hardsigmoid) */
+ACTK_API actk_status actk_hardsigmoid_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3) */
+ACTK_API actk_status actk_hardswish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
@@ -461,6 +481,10 @@ ACTK_API actk_status actk_quick_gelu_bf16_fast(actk_pool *pool, const actk_bf16 
 ACTK_API actk_status actk_gelu_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
 ACTK_API actk_status actk_gelu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* relu6(x + 3) / 6 (PyTorch's Hardsigmoid) */
+ACTK_API actk_status actk_hardsigmoid_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3) */
+ACTK_API actk_status actk_hardswish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */

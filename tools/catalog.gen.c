@@ -220,6 +220,66 @@ static actk_status call_gelu_tanh_bf16_fast(const actk_op_info *o, actk_pool *po
   (void)o, (void)b, (void)w, (void)a;
   return actk_gelu_tanh_bf16_fast(pool, (const actk_bf16 *)x, (actk_bf16 *)y, n);
 }
+static actk_status call_hardsigmoid_f32_accurate(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_hardsigmoid_f32(pool, (const float *)x, (float *)y, n);
+}
+static actk_status call_hardsigmoid_f16_accurate(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_hardsigmoid_f16(pool, (const actk_f16 *)x, (actk_f16 *)y, n);
+}
+static actk_status call_hardsigmoid_bf16_accurate(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_hardsigmoid_bf16(pool, (const actk_bf16 *)x, (actk_bf16 *)y, n);
+}
+static actk_status call_hardsigmoid_f32_fast(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_hardsigmoid_f32_fast(pool, (const float *)x, (float *)y, n);
+}
+static actk_status call_hardsigmoid_f16_fast(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_hardsigmoid_f16_fast(pool, (const actk_f16 *)x, (actk_f16 *)y, n);
+}
+static actk_status call_hardsigmoid_bf16_fast(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_hardsigmoid_bf16_fast(pool, (const actk_bf16 *)x, (actk_bf16 *)y, n);
+}
+static actk_status call_hardswish_f32_accurate(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_hardswish_f32(pool, (const float *)x, (float *)y, n);
+}
+static actk_status call_hardswish_f16_accurate(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_hardswish_f16(pool, (const actk_f16 *)x, (actk_f16 *)y, n);
+}
+static actk_status call_hardswish_bf16_accurate(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_hardswish_bf16(pool, (const actk_bf16 *)x, (actk_bf16 *)y, n);
+}
+static actk_status call_hardswish_f32_fast(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_hardswish_f32_fast(pool, (const float *)x, (float *)y, n);
+}
+static actk_status call_hardswish_f16_fast(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_hardswish_f16_fast(pool, (const actk_f16 *)x, (actk_f16 *)y, n);
+}
+static actk_status call_hardswish_bf16_fast(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_hardswish_bf16_fast(pool, (const actk_bf16 *)x, (actk_bf16 *)y, n);
+}
 static actk_status call_swish_f32_accurate(const actk_op_info *o, actk_pool *pool, const void *x,
                                  const void *b, size_t w, void *y, size_t n, float a) {
   (void)o, (void)b, (void)w;
@@ -382,6 +442,17 @@ static size_t breaks_gelu_tanh(double *b) {
   b[n++] = 12.0;
   return n;
 }
+static size_t breaks_hardsigmoid(double *b) {
+  size_t n = 0;
+  b[n++] = 3.0;
+  return n;
+}
+static size_t breaks_hardswish(double *b) {
+  size_t n = 0;
+  b[n++] = 3.0;
+  b[n++] = 0x1p-20;
+  return n;
+}
 static size_t breaks_swish(double *b) {
   size_t n = 0;
   b[n++] = 16.25;
@@ -435,6 +506,18 @@ const actk_op_info actk_catalog[] = {
     {.name = "gelu_tanh", .function = "actk_gelu_tanh_f32_fast", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_gelu_tanh, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_MEDIUM, .cost_name = "EXPENSIVE", .bound_ulp = 0.0, .bound_rel = 0x1p-18, .call = call_gelu_tanh_f32_fast, .breaks = breaks_gelu_tanh, .props = 0, .ref = actk_ref_gelu_tanh, .xref = &actk_xref_gelu_tanh},
     {.name = "gelu_tanh", .function = "actk_gelu_tanh_f16_fast", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_gelu_tanh, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_MEDIUM, .cost_name = "EXPENSIVE", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_gelu_tanh_f16_fast, .breaks = breaks_gelu_tanh, .props = 0, .ref = actk_ref_gelu_tanh, .xref = &actk_xref_gelu_tanh},
     {.name = "gelu_tanh", .function = "actk_gelu_tanh_bf16_fast", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_gelu_tanh, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_MEDIUM, .cost_name = "EXPENSIVE", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_gelu_tanh_bf16_fast, .breaks = breaks_gelu_tanh, .props = 0, .ref = actk_ref_gelu_tanh, .xref = &actk_xref_gelu_tanh},
+    {.name = "hardsigmoid", .function = "actk_hardsigmoid_f32", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_hardsigmoid, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_LIGHT, .cost_name = "LIGHT", .bound_ulp = 2.0, .bound_rel = 0.0, .call = call_hardsigmoid_f32_accurate, .breaks = breaks_hardsigmoid, .props = ACTK_OP_MONOTONE, .ref = actk_ref_hardsigmoid, .xref = &actk_xref_hardsigmoid},
+    {.name = "hardsigmoid", .function = "actk_hardsigmoid_f16", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_hardsigmoid, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_LIGHT, .cost_name = "LIGHT", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_hardsigmoid_f16_accurate, .breaks = breaks_hardsigmoid, .props = ACTK_OP_MONOTONE, .ref = actk_ref_hardsigmoid, .xref = &actk_xref_hardsigmoid},
+    {.name = "hardsigmoid", .function = "actk_hardsigmoid_bf16", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_hardsigmoid, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_LIGHT, .cost_name = "LIGHT", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_hardsigmoid_bf16_accurate, .breaks = breaks_hardsigmoid, .props = ACTK_OP_MONOTONE, .ref = actk_ref_hardsigmoid, .xref = &actk_xref_hardsigmoid},
+    {.name = "hardsigmoid", .function = "actk_hardsigmoid_f32_fast", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_hardsigmoid, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_LIGHT, .cost_name = "LIGHT", .bound_ulp = 0.0, .bound_rel = 0x1p-18, .call = call_hardsigmoid_f32_fast, .breaks = breaks_hardsigmoid, .props = ACTK_OP_MONOTONE, .ref = actk_ref_hardsigmoid, .xref = &actk_xref_hardsigmoid},
+    {.name = "hardsigmoid", .function = "actk_hardsigmoid_f16_fast", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_hardsigmoid, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_LIGHT, .cost_name = "LIGHT", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_hardsigmoid_f16_fast, .breaks = breaks_hardsigmoid, .props = ACTK_OP_MONOTONE, .ref = actk_ref_hardsigmoid, .xref = &actk_xref_hardsigmoid},
+    {.name = "hardsigmoid", .function = "actk_hardsigmoid_bf16_fast", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_hardsigmoid, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_LIGHT, .cost_name = "LIGHT", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_hardsigmoid_bf16_fast, .breaks = breaks_hardsigmoid, .props = ACTK_OP_MONOTONE, .ref = actk_ref_hardsigmoid, .xref = &actk_xref_hardsigmoid},
+    {.name = "hardswish", .function = "actk_hardswish_f32", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_hardswish, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_LIGHT, .cost_name = "LIGHT", .bound_ulp = 2.0, .bound_rel = 0.0, .call = call_hardswish_f32_accurate, .breaks = breaks_hardswish, .props = 0, .ref = actk_ref_hardswish, .xref = &actk_xref_hardswish},
+    {.name = "hardswish", .function = "actk_hardswish_f16", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_hardswish, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_LIGHT, .cost_name = "LIGHT", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_hardswish_f16_accurate, .breaks = breaks_hardswish, .props = 0, .ref = actk_ref_hardswish, .xref = &actk_xref_hardswish},
+    {.name = "hardswish", .function = "actk_hardswish_bf16", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_hardswish, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_LIGHT, .cost_name = "LIGHT", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_hardswish_bf16_accurate, .breaks = breaks_hardswish, .props = 0, .ref = actk_ref_hardswish, .xref = &actk_xref_hardswish},
+    {.name = "hardswish", .function = "actk_hardswish_f32_fast", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_hardswish, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_LIGHT, .cost_name = "LIGHT", .bound_ulp = 0.0, .bound_rel = 0x1p-18, .call = call_hardswish_f32_fast, .breaks = breaks_hardswish, .props = 0, .ref = actk_ref_hardswish, .xref = &actk_xref_hardswish},
+    {.name = "hardswish", .function = "actk_hardswish_f16_fast", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_hardswish, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_LIGHT, .cost_name = "LIGHT", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_hardswish_f16_fast, .breaks = breaks_hardswish, .props = 0, .ref = actk_ref_hardswish, .xref = &actk_xref_hardswish},
+    {.name = "hardswish", .function = "actk_hardswish_bf16_fast", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_hardswish, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_LIGHT, .cost_name = "LIGHT", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_hardswish_bf16_fast, .breaks = breaks_hardswish, .props = 0, .ref = actk_ref_hardswish, .xref = &actk_xref_hardswish},
     {.name = "swish", .function = "actk_swish_f32", .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_swish, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_MEDIUM, .cost_name = "MEDIUM", .bound_ulp = 2.0, .bound_rel = 0.0, .call = call_swish_f32_accurate, .breaks = breaks_swish, .ref_param = actk_ref_swish, .xref = &actk_xref_swish, .unary_of = "silu", .unary_alpha = 1.0f},
     {.name = "swish", .function = "actk_swish_f16", .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_swish, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_MEDIUM, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_swish_f16_accurate, .breaks = breaks_swish, .ref_param = actk_ref_swish, .xref = &actk_xref_swish, .unary_of = "silu", .unary_alpha = 1.0f},
     {.name = "swish", .function = "actk_swish_bf16", .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_swish, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_MEDIUM, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_swish_bf16_accurate, .breaks = breaks_swish, .ref_param = actk_ref_swish, .xref = &actk_xref_swish, .unary_of = "silu", .unary_alpha = 1.0f},

@@ -163,6 +163,30 @@ static void gelu_tanh_approx(actk_xval *t) {
   set_generic(t, x * e / (1 + e), -1, X_TINY_TIMES(x));
 }
 
+/* hardsigmoid(x) = relu6(x + 3) / 6. For |x| >= 1 a float x plus 3 is exact in double (and /6
+ * the one rounding); below, 1/2 + x/6 with the deviation x/6 of the sign of x. */
+static void hardsigmoid_approx(actk_xval *t) {
+  const double x = t->x;
+  if (x <= -3) return set_exact(t, 0.0);
+  if (x >= 3) return set_exact(t, 1.0);
+  if (x == 0) return set_exact(t, 0.5);
+  if (fabs(x) < 1) return set_asym(t, 0.5, x / 6, sign_of(x), 1, 0);
+  set_generic(t, (x + 3) / 6, 1, 0);
+}
+
+/* hardswish(x) = x relu6(x + 3) / 6 = x/2 + x^2/6 on (-3, 3): below |x| = 1 the asymptote x/2
+ * and the deviation x^2/6 > 0; above, x (x + 3) is exact in double (24 + 26 bits), so even
+ * near the zero at -3 the one division keeps the relative bound. x <= -3: -0 (torch's x * 0,
+ * and the limit at -inf). */
+static void hardswish_approx(actk_xval *t) {
+  const double x = t->x;
+  if (x <= -3) return set_exact(t, -0.0);
+  if (x >= 3) return set_exact(t, x);
+  if (x == 0) return set_exact(t, x);
+  if (fabs(x) < 1) return set_asym(t, 0.5 * x, x * x / 6, 1, sign_of(x), 0);
+  set_generic(t, x * (x + 3) / 6, sign_of(x), 0);
+}
+
 /* ---- tier 2: MPFR intervals ---- */
 
 typedef struct iv {
@@ -347,6 +371,31 @@ static void gelu_tanh_interval(iv *r, double x, double alpha) {
   iv_clear(&w);
 }
 
+static void iv_div6(iv *r, iv *a) {
+  mpfr_div_ui(r->l, a->l, 6, MPFR_RNDD);
+  mpfr_div_ui(r->h, a->h, 6, MPFR_RNDU);
+}
+
+static void hardsigmoid_interval(iv *r, double x, double alpha) {
+  (void)alpha;
+  iv_point(r, x <= -3 ? -3.0 : x >= 3 ? 3.0 : x);
+  iv_add_d(r, r, 3.0);
+  iv_div6(r, r);
+}
+
+static void hardswish_interval(iv *r, double x, double alpha) {
+  (void)alpha;
+  if (x <= -3) return iv_point(r, -0.0);
+  if (x >= 3) return iv_point(r, x);
+  iv xs;
+  iv_init(&xs, mpfr_get_prec(r->l));
+  iv_point(&xs, x);
+  iv_add_d(r, &xs, 3.0);
+  iv_mul(r, &xs, r);
+  iv_div6(r, r);
+  iv_clear(&xs);
+}
+
 #define XREF(op) const actk_xref actk_xref_##op = {#op, op##_approx, op##_interval};
 XREF(erf)
 XREF(tanh)
@@ -355,6 +404,8 @@ XREF(silu)
 XREF(quick_gelu)
 XREF(gelu)
 XREF(gelu_tanh)
+XREF(hardsigmoid)
+XREF(hardswish)
 XREF(swish)
 #undef XREF
 

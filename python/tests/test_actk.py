@@ -91,6 +91,21 @@ def ref_gelu_tanh(x):
     return np.where(np.isinf(x), np.where(x > 0, x, -0.0), r)
 
 
+def ref_hardsigmoid(x):
+    """relu6(x + 3) / 6; x + 3 is exact in double for |x| >= 2^-29 and the rounding of a
+    smaller one is far below the float result's ulp."""
+    x = _d(x)
+    return np.clip(x + 3.0, 0.0, 6.0) / 6.0
+
+
+def ref_hardswish(x):
+    """x relu6(x + 3) / 6, -0 for x <= -3 (torch's x * 0, and the limit at -inf)."""
+    x = _d(x)
+    with np.errstate(invalid="ignore"):
+        r = x * np.clip(x + 3.0, 0.0, 6.0) / 6.0
+    return np.where(x <= -3.0, -0.0, np.where(x >= 3.0, x, r))
+
+
 def ulp_error(y, r):
     """|y - r| / ulp(r), ulp(r) = 2^(max(floor(log2|r|), -126) - 23); inf when
     NaN-ness, infinities or signs (zeros included) disagree (as
@@ -123,6 +138,8 @@ OPS = {
     "quick_gelu": (actk.quick_gelu, ref_quick_gelu),
     "gelu": (actk.gelu, ref_gelu),
     "gelu_tanh": (actk.gelu_tanh, ref_gelu_tanh),
+    "hardsigmoid": (actk.hardsigmoid, ref_hardsigmoid),
+    "hardswish": (actk.hardswish, ref_hardswish),
     "swish(0.5)": (lambda x, **k: actk.swish(x, 0.5, **k), lambda x: ref_swish(x, 0.5)),
     "swish(2.25)": (lambda x, **k: actk.swish(x, 2.25, **k), lambda x: ref_swish(x, 2.25)),
     "swish(1.702)": (

@@ -86,6 +86,30 @@ extern "C" {
     pub fn actk_gelu_tanh_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
     /// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`
     pub fn actk_gelu_tanh_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
+    /// `relu6(x + 3) / 6 (PyTorch's Hardsigmoid)`
+    pub fn actk_hardsigmoid_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
+    /// `relu6(x + 3) / 6 (PyTorch's Hardsigmoid)`
+    pub fn actk_hardsigmoid_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
+    /// `relu6(x + 3) / 6 (PyTorch's Hardsigmoid)`
+    pub fn actk_hardsigmoid_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
+    /// `relu6(x + 3) / 6 (PyTorch's Hardsigmoid)`
+    pub fn actk_hardsigmoid_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
+    /// `relu6(x + 3) / 6 (PyTorch's Hardsigmoid)`
+    pub fn actk_hardsigmoid_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
+    /// `relu6(x + 3) / 6 (PyTorch's Hardsigmoid)`
+    pub fn actk_hardsigmoid_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
+    /// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3)`
+    pub fn actk_hardswish_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
+    /// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3)`
+    pub fn actk_hardswish_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
+    /// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3)`
+    pub fn actk_hardswish_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
+    /// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3)`
+    pub fn actk_hardswish_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
+    /// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3)`
+    pub fn actk_hardswish_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
+    /// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3)`
+    pub fn actk_hardswish_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
     /// `x * sigmoid(alpha x), alpha x formed exactly`
     pub fn actk_swish_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize, alpha: f32) -> actk_status;
     /// `x * sigmoid(alpha x), alpha x formed exactly`

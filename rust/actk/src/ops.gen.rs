@@ -19,6 +19,10 @@ pub trait Element: sealed::Sealed + Copy + 'static {
     #[doc(hidden)]
     unsafe fn raw_gelu_tanh(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize) -> c_int;
     #[doc(hidden)]
+    unsafe fn raw_hardsigmoid(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize) -> c_int;
+    #[doc(hidden)]
+    unsafe fn raw_hardswish(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize) -> c_int;
+    #[doc(hidden)]
     unsafe fn raw_swish(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize, alpha: f32) -> c_int;
     #[doc(hidden)]
     unsafe fn raw_bias_gelu(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, bias: *const Self, width: usize, y: *mut Self, n: usize) -> c_int;
@@ -101,6 +105,24 @@ impl Element for f32 {
             match tier {
                 Tier::Accurate => sys::actk_gelu_tanh_f32(pool, x as *const f32, y as *mut f32, n),
                 Tier::Fast => sys::actk_gelu_tanh_f32_fast(pool, x as *const f32, y as *mut f32, n),
+            }
+        }
+    }
+    unsafe fn raw_hardsigmoid(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_hardsigmoid_f32(pool, x as *const f32, y as *mut f32, n),
+                Tier::Fast => sys::actk_hardsigmoid_f32_fast(pool, x as *const f32, y as *mut f32, n),
+            }
+        }
+    }
+    unsafe fn raw_hardswish(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_hardswish_f32(pool, x as *const f32, y as *mut f32, n),
+                Tier::Fast => sys::actk_hardswish_f32_fast(pool, x as *const f32, y as *mut f32, n),
             }
         }
     }
@@ -254,6 +276,24 @@ impl Element for half::f16 {
             }
         }
     }
+    unsafe fn raw_hardsigmoid(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_hardsigmoid_f16(pool, x as *const sys::actk_f16, y as *mut sys::actk_f16, n),
+                Tier::Fast => sys::actk_hardsigmoid_f16_fast(pool, x as *const sys::actk_f16, y as *mut sys::actk_f16, n),
+            }
+        }
+    }
+    unsafe fn raw_hardswish(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_hardswish_f16(pool, x as *const sys::actk_f16, y as *mut sys::actk_f16, n),
+                Tier::Fast => sys::actk_hardswish_f16_fast(pool, x as *const sys::actk_f16, y as *mut sys::actk_f16, n),
+            }
+        }
+    }
     unsafe fn raw_swish(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize, alpha: f32) -> c_int {
         // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
         unsafe {
@@ -401,6 +441,24 @@ impl Element for half::bf16 {
             match tier {
                 Tier::Accurate => sys::actk_gelu_tanh_bf16(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
                 Tier::Fast => sys::actk_gelu_tanh_bf16_fast(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
+            }
+        }
+    }
+    unsafe fn raw_hardsigmoid(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_hardsigmoid_bf16(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
+                Tier::Fast => sys::actk_hardsigmoid_bf16_fast(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
+            }
+        }
+    }
+    unsafe fn raw_hardswish(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_hardswish_bf16(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
+                Tier::Fast => sys::actk_hardswish_bf16_fast(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
             }
         }
     }
@@ -561,6 +619,26 @@ impl<'p> Call<'p> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_gelu_tanh(self.tier, self.pool, p, p, xy.len()) })
     }
+    /// `relu6(x + 3) / 6 (PyTorch's Hardsigmoid)`, for this call's tier and pool.
+    pub fn hardsigmoid<T: Element>(&self, x: &[T], y: &mut [T]) -> Result<(), Error> {
+        check::same_len(x.len(), y.len())?;
+        status(unsafe { T::raw_hardsigmoid(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), y.len()) })
+    }
+    /// `relu6(x + 3) / 6 (PyTorch's Hardsigmoid)`, in place, for this call's tier and pool.
+    pub fn hardsigmoid_inplace<T: Element>(&self, xy: &mut [T]) -> Result<(), Error> {
+        let p = xy.as_mut_ptr();
+        status(unsafe { T::raw_hardsigmoid(self.tier, self.pool, p, p, xy.len()) })
+    }
+    /// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3)`, for this call's tier and pool.
+    pub fn hardswish<T: Element>(&self, x: &[T], y: &mut [T]) -> Result<(), Error> {
+        check::same_len(x.len(), y.len())?;
+        status(unsafe { T::raw_hardswish(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), y.len()) })
+    }
+    /// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3)`, in place, for this call's tier and pool.
+    pub fn hardswish_inplace<T: Element>(&self, xy: &mut [T]) -> Result<(), Error> {
+        let p = xy.as_mut_ptr();
+        status(unsafe { T::raw_hardswish(self.tier, self.pool, p, p, xy.len()) })
+    }
     /// `x * sigmoid(alpha x), alpha x formed exactly`, for this call's tier and pool.
     pub fn swish<T: Element>(&self, x: &[T], y: &mut [T], alpha: f32) -> Result<(), Error> {
         check::same_len(x.len(), y.len())?;
@@ -686,6 +764,24 @@ pub fn gelu_tanh_inplace<T: Element>(xy: &mut [T]) -> Result<(), Error> {
     Call::new().gelu_tanh_inplace(xy)
 }
 
+/// `relu6(x + 3) / 6 (PyTorch's Hardsigmoid)`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+pub fn hardsigmoid<T: Element>(x: &[T], y: &mut [T]) -> Result<(), Error> {
+    Call::new().hardsigmoid(x, y)
+}
+/// `relu6(x + 3) / 6 (PyTorch's Hardsigmoid)`, in place: accurate tier, on the calling thread.
+pub fn hardsigmoid_inplace<T: Element>(xy: &mut [T]) -> Result<(), Error> {
+    Call::new().hardsigmoid_inplace(xy)
+}
+
+/// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3)`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+pub fn hardswish<T: Element>(x: &[T], y: &mut [T]) -> Result<(), Error> {
+    Call::new().hardswish(x, y)
+}
+/// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3)`, in place: accurate tier, on the calling thread.
+pub fn hardswish_inplace<T: Element>(xy: &mut [T]) -> Result<(), Error> {
+    Call::new().hardswish_inplace(xy)
+}
+
 /// `x * sigmoid(alpha x), alpha x formed exactly`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
 pub fn swish<T: Element>(x: &[T], y: &mut [T], alpha: f32) -> Result<(), Error> {
     Call::new().swish(x, y, alpha)
@@ -752,6 +848,8 @@ pub const OPS: &[(&str, &str)] = &[
     ("quick_gelu", "unary"),
     ("gelu", "unary"),
     ("gelu_tanh", "unary"),
+    ("hardsigmoid", "unary"),
+    ("hardswish", "unary"),
     ("swish", "param"),
     ("bias_gelu", "bias"),
     ("bias_gelu_tanh", "bias"),
