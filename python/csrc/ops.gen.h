@@ -122,6 +122,40 @@ static at::Tensor &op_gelu_tanh_out(const at::Tensor &x, bool fast, at::Tensor &
   return unary_out("gelu_tanh", k_gelu_tanh, x, fast, out);
 }
 
+static actk_status k_hardsigmoid(actk_pool *p, Dt t, bool fast, const void *x, void *y, size_t n) {
+  switch (t) {
+  case Dt::f32:
+    return fast ? actk_hardsigmoid_f32_fast(p, static_cast<const float *>(x), static_cast<float *>(y), n) : actk_hardsigmoid_f32(p, static_cast<const float *>(x), static_cast<float *>(y), n);
+  case Dt::f16:
+    return fast ? actk_hardsigmoid_f16_fast(p, static_cast<const actk_f16 *>(x), static_cast<actk_f16 *>(y), n) : actk_hardsigmoid_f16(p, static_cast<const actk_f16 *>(x), static_cast<actk_f16 *>(y), n);
+  case Dt::bf16:
+    return fast ? actk_hardsigmoid_bf16_fast(p, static_cast<const actk_bf16 *>(x), static_cast<actk_bf16 *>(y), n) : actk_hardsigmoid_bf16(p, static_cast<const actk_bf16 *>(x), static_cast<actk_bf16 *>(y), n);
+  }
+  return ACTK_ERR_INVALID_ARGUMENT;
+}
+static at::Tensor op_hardsigmoid(const at::Tensor &x, bool fast) { return unary("hardsigmoid", k_hardsigmoid, x, fast); }
+static at::Tensor &op_hardsigmoid_(at::Tensor &x, bool fast) { return unary_("hardsigmoid", k_hardsigmoid, x, fast); }
+static at::Tensor &op_hardsigmoid_out(const at::Tensor &x, bool fast, at::Tensor &out) {
+  return unary_out("hardsigmoid", k_hardsigmoid, x, fast, out);
+}
+
+static actk_status k_hardswish(actk_pool *p, Dt t, bool fast, const void *x, void *y, size_t n) {
+  switch (t) {
+  case Dt::f32:
+    return fast ? actk_hardswish_f32_fast(p, static_cast<const float *>(x), static_cast<float *>(y), n) : actk_hardswish_f32(p, static_cast<const float *>(x), static_cast<float *>(y), n);
+  case Dt::f16:
+    return fast ? actk_hardswish_f16_fast(p, static_cast<const actk_f16 *>(x), static_cast<actk_f16 *>(y), n) : actk_hardswish_f16(p, static_cast<const actk_f16 *>(x), static_cast<actk_f16 *>(y), n);
+  case Dt::bf16:
+    return fast ? actk_hardswish_bf16_fast(p, static_cast<const actk_bf16 *>(x), static_cast<actk_bf16 *>(y), n) : actk_hardswish_bf16(p, static_cast<const actk_bf16 *>(x), static_cast<actk_bf16 *>(y), n);
+  }
+  return ACTK_ERR_INVALID_ARGUMENT;
+}
+static at::Tensor op_hardswish(const at::Tensor &x, bool fast) { return unary("hardswish", k_hardswish, x, fast); }
+static at::Tensor &op_hardswish_(at::Tensor &x, bool fast) { return unary_("hardswish", k_hardswish, x, fast); }
+static at::Tensor &op_hardswish_out(const at::Tensor &x, bool fast, at::Tensor &out) {
+  return unary_out("hardswish", k_hardswish, x, fast, out);
+}
+
 static actk_status k_swish(actk_pool *p, Dt t, bool fast, const void *x, void *y, size_t n, float a) {
   switch (t) {
   case Dt::f32:
@@ -296,6 +330,12 @@ TORCH_LIBRARY(actk, m) {
   m.def("gelu_tanh(Tensor x, bool fast=False) -> Tensor");
   m.def("gelu_tanh_(Tensor(a!) x, bool fast=False) -> Tensor(a!)");
   m.def("gelu_tanh.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("hardsigmoid(Tensor x, bool fast=False) -> Tensor");
+  m.def("hardsigmoid_(Tensor(a!) x, bool fast=False) -> Tensor(a!)");
+  m.def("hardsigmoid.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("hardswish(Tensor x, bool fast=False) -> Tensor");
+  m.def("hardswish_(Tensor(a!) x, bool fast=False) -> Tensor(a!)");
+  m.def("hardswish.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
   m.def("swish(Tensor x, float alpha=1.0, bool fast=False) -> Tensor");
   m.def("swish_(Tensor(a!) x, float alpha=1.0, bool fast=False) -> Tensor(a!)");
   m.def("swish.out(Tensor x, float alpha=1.0, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
@@ -346,6 +386,12 @@ TORCH_LIBRARY_IMPL(actk, CPU, m) {
   m.impl("gelu_tanh", actk_torch::op_gelu_tanh);
   m.impl("gelu_tanh_", actk_torch::op_gelu_tanh_);
   m.impl("gelu_tanh.out", actk_torch::op_gelu_tanh_out);
+  m.impl("hardsigmoid", actk_torch::op_hardsigmoid);
+  m.impl("hardsigmoid_", actk_torch::op_hardsigmoid_);
+  m.impl("hardsigmoid.out", actk_torch::op_hardsigmoid_out);
+  m.impl("hardswish", actk_torch::op_hardswish);
+  m.impl("hardswish_", actk_torch::op_hardswish_);
+  m.impl("hardswish.out", actk_torch::op_hardswish_out);
   m.impl("swish", actk_torch::op_swish);
   m.impl("swish_", actk_torch::op_swish_);
   m.impl("swish.out", actk_torch::op_swish_out);
