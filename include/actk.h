@@ -308,7 +308,7 @@ ACTK_API actk_status actk_gelu_f32(actk_pool *pool, const float *x, float *y, si
 ACTK_API actk_status actk_gelu_tanh_f32(actk_pool *pool, const float *x, float *y, size_t n);
 /* relu6(x + 3) / 6 (PyTorch's Hardsigmoid) */
 ACTK_API actk_status actk_hardsigmoid_f32(actk_pool *pool, const float *x, float *y, size_t n);
-/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3) */
+/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN) */
 ACTK_API actk_status actk_hardswish_f32(actk_pool *pool, const float *x, float *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
@@ -343,7 +343,7 @@ ACTK_API actk_status actk_gelu_f32_fast(actk_pool *pool, const float *x, float *
 ACTK_API actk_status actk_gelu_tanh_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
 /* relu6(x + 3) / 6 (PyTorch's Hardsigmoid) */
 ACTK_API actk_status actk_hardsigmoid_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
-/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3) */
+/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN) */
 ACTK_API actk_status actk_hardswish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
@@ -378,7 +378,7 @@ ACTK_API actk_status actk_gelu_f16(actk_pool *pool, const actk_f16 *x, actk_f16 
 ACTK_API actk_status actk_gelu_tanh_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* relu6(x + 3) / 6 (PyTorch's Hardsigmoid) */
 ACTK_API actk_status actk_hardsigmoid_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
-/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3) */
+/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN) */
 ACTK_API actk_status actk_hardswish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
@@ -413,7 +413,7 @@ ACTK_API actk_status actk_gelu_f16_fast(actk_pool *pool, const actk_f16 *x, actk
 ACTK_API actk_status actk_gelu_tanh_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* relu6(x + 3) / 6 (PyTorch's Hardsigmoid) */
 ACTK_API actk_status actk_hardsigmoid_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
-/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3) */
+/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN) */
 ACTK_API actk_status actk_hardswish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
@@ -448,7 +448,7 @@ ACTK_API actk_status actk_gelu_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf
 ACTK_API actk_status actk_gelu_tanh_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* relu6(x + 3) / 6 (PyTorch's Hardsigmoid) */
 ACTK_API actk_status actk_hardsigmoid_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
-/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3) */
+/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN) */
 ACTK_API actk_status actk_hardswish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
@@ -483,7 +483,7 @@ ACTK_API actk_status actk_gelu_bf16_fast(actk_pool *pool, const actk_bf16 *x, ac
 ACTK_API actk_status actk_gelu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* relu6(x + 3) / 6 (PyTorch's Hardsigmoid) */
 ACTK_API actk_status actk_hardsigmoid_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
-/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3) */
+/* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN) */
 ACTK_API actk_status actk_hardswish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);

@@ -12,7 +12,7 @@ UNARY_OPS = {  # name -> what it computes
     "gelu": "0.5 x (1 + erf(x / sqrt 2)), computed as 0.5 x erfc(-x / sqrt 2)",
     "gelu_tanh": "0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))",
     "hardsigmoid": "relu6(x + 3) / 6 (PyTorch's Hardsigmoid)",
-    "hardswish": "x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3)",
+    "hardswish": "x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN)",
 }
 PARAM_OPS = {  # name -> what it computes
     "swish": "x * sigmoid(alpha x), alpha x formed exactly",

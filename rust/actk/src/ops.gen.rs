@@ -629,12 +629,12 @@ impl<'p> Call<'p> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_hardsigmoid(self.tier, self.pool, p, p, xy.len()) })
     }
-    /// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3)`, for this call's tier and pool.
+    /// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN)`, for this call's tier and pool.
     pub fn hardswish<T: Element>(&self, x: &[T], y: &mut [T]) -> Result<(), Error> {
         check::same_len(x.len(), y.len())?;
         status(unsafe { T::raw_hardswish(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), y.len()) })
     }
-    /// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3)`, in place, for this call's tier and pool.
+    /// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN)`, in place, for this call's tier and pool.
     pub fn hardswish_inplace<T: Element>(&self, xy: &mut [T]) -> Result<(), Error> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_hardswish(self.tier, self.pool, p, p, xy.len()) })
@@ -773,11 +773,11 @@ pub fn hardsigmoid_inplace<T: Element>(xy: &mut [T]) -> Result<(), Error> {
     Call::new().hardsigmoid_inplace(xy)
 }
 
-/// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3)`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+/// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN)`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
 pub fn hardswish<T: Element>(x: &[T], y: &mut [T]) -> Result<(), Error> {
     Call::new().hardswish(x, y)
 }
-/// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3)`, in place: accurate tier, on the calling thread.
+/// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN)`, in place: accurate tier, on the calling thread.
 pub fn hardswish_inplace<T: Element>(xy: &mut [T]) -> Result<(), Error> {
     Call::new().hardswish_inplace(xy)
 }
