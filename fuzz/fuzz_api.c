@@ -738,6 +738,20 @@ static size_t decode_n(reader *r, size_t es, int *huge) {
 #define ODD_DOWN 4u
 #define ODD_BIAS 8u
 
+/* The I/O arena of a call: pre and post elements of slack around [lo, hi) (y
+ * at 0, the inputs placed in it at their offsets), y's offset from the page's
+ * start so that y ends post elements before the page end, odd or even as
+ * ODD_Y asks; canaries on y's element grid. Returns y's offset. */
+static size_t io_arena(arena_spec *io, const elem_type *t, size_t es, size_t pre, size_t post,
+                       long lo, long hi, unsigned odd) {
+  io->bytes = (pre + post) * es + (size_t)(hi - lo) + 1;
+  size_t y_at = round_page(io->bytes) - post * es - (size_t)hi;
+  if ((y_at & 1) != (odd & ODD_Y)) y_at--;
+  io->type = t;
+  io->phase = y_at % es;
+  return y_at;
+}
+
 static void fuzz_elementwise(reader *r, call *c, int is_bias) {
   const elem_type *t = c->type;
   const size_t es = t->esize;
@@ -864,11 +878,7 @@ static void fuzz_elementwise(reader *r, call *c, int is_bias) {
     if (bo + (long)(wa * es) > hi) hi = bo + (long)(wa * es);
   }
   arena_spec spec[N_ARENAS] = {{0}};
-  spec[A_IO].bytes = (pre + post) * es + (size_t)(hi - lo) + 1;
-  size_t y_at = round_page(spec[A_IO].bytes) - post * es - (size_t)hi;
-  if ((y_at & 1) != (odd & ODD_Y)) y_at--;
-  spec[A_IO].type = t;
-  spec[A_IO].phase = y_at % es; /* canaries on y's element grid */
+  size_t y_at = io_arena(&spec[A_IO], t, es, pre, post, lo, hi, odd);
   size_t x_odd = !x_in_io && (odd & ODD_X), b_odd = !b_in_io && (odd & ODD_BIAS);
   spec[A_X] = (arena_spec){x_in_io ? 0 : (na + skip) * es + 1, t, x_odd};
   spec[A_BIAS] = (arena_spec){is_bias ? (wa + skip) * es + 1 : 0, t, b_odd};
@@ -1114,11 +1124,7 @@ static void fuzz_gated(reader *r, call *c) {
   if (g_io) extent(&lo, &hi, go, (long)(nx * es));
   if (u_io) extent(&lo, &hi, uo, (long)(nx * es));
   arena_spec spec[N_ARENAS] = {{0}};
-  spec[A_IO].bytes = (pre + post) * es + (size_t)(hi - lo) + 1;
-  size_t y_at = round_page(spec[A_IO].bytes) - post * es - (size_t)hi;
-  if ((y_at & 1) != (odd & ODD_Y)) y_at--;
-  spec[A_IO].type = t;
-  spec[A_IO].phase = y_at % es;
+  size_t y_at = io_arena(&spec[A_IO], t, es, pre, post, lo, hi, odd);
   /* gate (or x) in A_X, with up beside it when up is gate + k; up in A_BIAS */
   size_t kk = (size_t)(k < 0 ? -k : k), g_odd = !g_io && (odd & ODD_X);
   size_t u_odd = !u_io && !u_by_g && (odd & ODD_UP);
@@ -1411,11 +1417,7 @@ static void fuzz_rope(reader *r, call *c) {
     if (so + 4 * (long)ca > hi) hi = so + 4 * (long)ca;
   }
   arena_spec spec[N_ARENAS] = {{0}};
-  spec[A_IO].bytes = (pre + post) * es + (size_t)(hi - lo) + 1;
-  size_t y_at = round_page(spec[A_IO].bytes) - post * es - (size_t)hi;
-  if ((y_at & 1) != (odd & ODD_Y)) y_at--;
-  spec[A_IO].type = t;
-  spec[A_IO].phase = y_at % es;
+  size_t y_at = io_arena(&spec[A_IO], t, es, pre, post, lo, hi, odd);
   size_t x_odd = !x_in_io && (odd & ODD_X);
   spec[A_X] = (arena_spec){x_in_io ? 0 : (ea + skip) * es + 1, t, x_odd};
   spec[A_COS].bytes = spec[A_SIN].bytes = (ca + skip) * 4;
