@@ -109,7 +109,7 @@ def _torch_extension():
 
     ext = CppExtension(
         "actk._actk_torch",
-        ["csrc/actk_torch.cc"],
+        ["csrc/actk_torch.cc", "csrc/rope_torch.cc"],
         include_dirs=[os.path.join(ROOT, "include"), os.path.join(HERE, "csrc")],
         libraries=["actk"],
         # libactk.so.N beside the extension in the installed package

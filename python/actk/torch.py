@@ -157,6 +157,42 @@ for _op in _ops.BIAS_OPS:
     globals()[_op], globals()[_op + "_"] = _bias(_op)
 
 
+
+# ---- RoPE: actk.rope's shapes and arguments, on tensors ----------------------
+
+
+def rope(x, cos, sin, positions=None, start=0, layout="bshd", style="split_half", rotary_dim=0,
+         heads=None, out=None):
+    """Rotary position embedding (torch.ops.actk.rope; actk_rope_<type>, ONNX
+    Runtime RotaryEmbedding semantics). x: contiguous float32, float16 or
+    bfloat16, [batch, seq, heads, head_size] ("bshd"), [batch, heads, seq,
+    head_size] ("bhsd") or [batch, seq, heads * head_size] with heads=
+    ("bshd"). cos, sin: float32 [max_position, rotary_dim / 2] (rope_cache()).
+    positions: None (token s at start + s) or int64 [batch, seq]. style:
+    "split_half" or "interleaved". rotary_dim 0 means head_size; channels past
+    it are copied. A position outside [0, max_position) is a RuntimeError and
+    nothing is written."""
+    if out is None:
+        return _ops_ns.rope(x, cos, sin, positions, start, layout, style, rotary_dim, heads)
+    return _ops_ns.rope.out(x, cos, sin, positions, start, layout, style, rotary_dim, heads,
+                            out=out)
+
+
+def rope_(x, cos, sin, positions=None, start=0, layout="bshd", style="split_half", rotary_dim=0,
+          heads=None):
+    """rope in place (torch.ops.actk.rope_): returns x."""
+    return _ops_ns.rope_(x, cos, sin, positions, start, layout, style, rotary_dim, heads)
+
+
+def rope_cache(max_position, rotary_dim, theta=10000.0):
+    """(cos, sin), float32 [max_position, rotary_dim / 2], for angles
+    p * theta^(-2j / rotary_dim), computed in double and rounded once
+    (torch.ops.actk.rope_cache; actk_rope_cache_f32)."""
+    return _ops_ns.rope_cache(max_position, rotary_dim, theta)
+
+
+__all__ += ["rope", "rope_", "rope_cache"]
+
 # ---- modules: drop-ins for torch.nn's activations ---------------------------
 # forward calls torch.ops.actk.* directly, so torch.jit.script and fx see the
 # ops. inplace=True writes the input, as torch.nn.SiLU(inplace=True) does:

@@ -18,10 +18,9 @@
 #include <vector>
 
 #include "actk.h"
+#include "actk_torch.h"
 
 namespace actk_torch {
-
-enum class Dt { f32, f16, bf16 };
 
 // How many times actk handed a call to torch's threads (the tests check that
 // a large call with two torch threads really goes there).
@@ -93,7 +92,7 @@ void check_grad(const char *op, const at::Tensor &t, const char *name) {
 // An input every element of which actk reads as one flat array: on the CPU,
 // and dense (contiguous, or a dense permutation such as channels_last, whose
 // elements the output then takes in the same order). Never a hidden copy.
-Dt input(const char *op, const at::Tensor &x, const char *name = "x") {
+Dt input(const char *op, const at::Tensor &x, const char *name) {
   TORCH_CHECK(x.device().is_cpu(), "actk::", op, ": ", name, " must be on the CPU, got ",
               x.device());
   const Dt t = dtype_of(op, x, name);
