@@ -1,0 +1,64 @@
+/* softplus(x) = log(1 + e^x), the mathematical function; accurate tier.
+ *   error:    under 1 ULP over all 2^32 inputs (README has the sweep's maximum; documented
+ *             bound 2 ULP).
+ *   domain:   every float.
+ *   specials: NaN x -> the same NaN quieted; +inf -> +inf, -inf -> +0; strictly positive
+ *             wherever the true value rounds to a positive float: e^x to its last bit down
+ *             through the subnormals, +0 only below x = -103.97 (e^x < 2^-150).
+ *   PyTorch's nn.Softplus (beta 1) returns x itself above its threshold 20: in f32 that
+ *   changes nothing for any threshold >= 17, since x + log1p(e^-x) rounds to x there (e^-x
+ *   < 2^-24.5, under half an ulp of x).
+ *
+ * softplus(x) = max(x, 0) + log1p(u), u = e^-|x| in (0, 1] (log1p_core.h). u = 2^n (1 + p)
+ * from exp_core_neg_exact (exp_core.h): uh = fl(2^n + 2^n p) by one fma and its rounding
+ * ul = 2^n p - (uh - 2^n) by another (uh - 2^n exact by Sterbenz), so the only error u
+ * carries into the log1p is the polynomial's 2^-28.3 and the reduction's rounding of r.
+ * |x| is clamped at 87 (n >= -126: 2^n a normal float; e^-87 is far below half an ulp of
+ * any x >= 87, so the sum is x there, +inf included). For x in [-70, 0] the result is
+ * log1p(u) itself, whose relative error is at most u's; below -70 the low part ul would be
+ * subnormal and lose bits: those lanes (and NaN, which fails every compare, and +inf, where
+ * the TwoSum below would form inf - inf) take
+ * e^x (1 - e^x / 2 ...) = e^x to far below its ulp, as scale_down(1 + p, n) (exp_core.h:
+ * one rounding where the result is subnormal), with x clamped at -104 (e^-104 rounds to +0
+ * as every smaller e^x does). */
+#ifndef ACTK_MATH_SOFTPLUS_H
+#define ACTK_MATH_SOFTPLUS_H
+
+#include "exp_core.h"
+#include "log1p_core.h"
+
+#define ACTK_SOFTPLUS_CLAMP 87.0f /* |x| above: the sum is x */
+#define ACTK_SOFTPLUS_TAIL -70.0f /* x below: e^x alone */
+
+/* The rare lanes: x < -70 (-inf included), +inf and NaN. */
+ACTK_INLINE vf softplus_tail(vf x) {
+  /* NaN passes the clamp; +inf is clamped too (its lane is x) */
+  vf z = vf_min(vf_splat(0.0f), vf_max(vf_splat(-104.0f), x));
+  exp_core e = exp_core_of(z, vf_splat(0.0f));
+  vf y = scale_down(vf_add(vf_splat(1.0f), e.p), exp_core_n(&e));
+  y = vf_select(vm_ge(x, vf_splat(0.0f)), x, y);
+  return ACTK_NAN_PASSTHROUGH(x, y);
+}
+
+ACTK_INLINE vf softplus_v(vf x) {
+  const vf abs_mask = vi_bits(vi_splat(0x7fffffff));
+  vf a = vf_min(vf_splat(ACTK_SOFTPLUS_CLAMP), vf_and(x, abs_mask));
+  exp_core e = exp_core_neg_exact(a);
+  vf s = exp_core_scale(&e);
+  vf uh = vf_fma(s, e.p, s);
+  vf ul = vf_fma(s, e.p, vf_sub(s, uh));
+  /* m = max(+0, x): +0 for x < 0, x otherwise (-0 for -0, which the sum turns into log1p);
+   * m + hi by TwoSum (either may be the larger), so the sum rounds once */
+  vf m = vf_max(vf_splat(0.0f), x);
+  log1p_pair l = log1p_unit2(uh, ul);
+  vf sum = vf_add(m, l.hi);
+  vf bb = vf_sub(sum, m);
+  vf err = vf_add(vf_sub(m, vf_sub(sum, bb)), vf_sub(l.hi, bb));
+  vf y = vf_add(sum, vf_add(err, l.lo));
+  /* +inf: the TwoSum's inf - inf */
+  vm main = vm_and(vm_ge(x, vf_splat(ACTK_SOFTPLUS_TAIL)), vm_le(x, vf_splat(0x1.fffffep127f)));
+  if (vm_all(main)) return y;
+  return vf_select(main, y, softplus_tail(x));
+}
+
+#endif
