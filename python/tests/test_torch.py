@@ -265,6 +265,32 @@ def test_modules_and_replace():
     assert at.replace(model) == []  # nothing left to swap
 
 
+def test_softplus_module_and_replace():
+    # torch.nn.Softplus (beta 1, threshold 20) is the mathematical function in f32: swapped;
+    # another beta, or a threshold under 17 (torch returns x where log1p(e^-x) still counts),
+    # is not
+    model = torch.nn.Sequential(
+        torch.nn.Softplus(), torch.nn.Softplus(beta=2.0), torch.nn.Softplus(threshold=10.0),
+        torch.nn.Softplus(threshold=17.0),
+    ).eval()
+    swapped = at.replace(model)
+    assert [n for n, _, _ in swapped] == ["0", "3"]
+    assert isinstance(model[0], at.Softplus) and isinstance(model[3], at.Softplus)
+    assert type(model[1]) is torch.nn.Softplus and type(model[2]) is torch.nn.Softplus
+    for dtype in DTYPES:
+        x = sample(dtype)
+        for fast in (False, True):
+            m = at.Softplus(fast=fast)
+            with torch.no_grad():
+                assert same_bits(m(x), numpy_ref("softplus", x, fast))
+    # against torch's own: over x = N(0, 16) and the threshold region, within 2 ULP in f32
+    x = torch.cat([sample(torch.float32), torch.linspace(-120, 40, 4001)])
+    with torch.no_grad():
+        want = torch.nn.functional.softplus(x.double()).float()
+        got = model[0](x)
+    torch.testing.assert_close(got, want, rtol=3e-7, atol=2.0**-148, equal_nan=True)
+
+
 def test_replace_fast_and_verbose(capsys):
     model = torch.nn.Sequential(torch.nn.SiLU(), torch.nn.SiLU())
     swapped = at.replace(model, fast=True, verbose=True)
