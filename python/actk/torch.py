@@ -233,8 +233,8 @@ class QuickGELU(_Unary):
 class Softplus(_Unary):
     """torch.nn.Softplus with beta = 1: log(1 + e^x), the mathematical function. torch's
     threshold shortcut (x itself above it, 20 by default) gives the same values for any
-    threshold >= 17, where x + log1p(e^-x) rounds to x in every dtype; replace() swaps only
-    such modules."""
+    threshold >= 14.55609 (the last float where x + log1p(e^-x) does not round to x in
+    f32; the 16-bit types round to x earlier); replace() swaps only such modules."""
 
     def forward(self, x):
         if self.inplace:
@@ -242,9 +242,14 @@ class Softplus(_Unary):
         return torch.ops.actk.softplus(x, self.fast)
 
 
+# the largest float x with softplus(x) != x in f32 (measured: every float above rounds to x)
+_SOFTPLUS_LAST = float.fromhex("0x1.d1cb7ep+3")  # 14.55609
+
+
 def _softplus_swap(m, fast):
-    # another beta is another function; a threshold under 17 returns x where f32 does not
-    if float(getattr(m, "beta", 1.0)) != 1.0 or float(getattr(m, "threshold", 20.0)) < 17.0:
+    # another beta is another function; a lower threshold returns x where f32 does not
+    beta, threshold = float(getattr(m, "beta", 1.0)), float(getattr(m, "threshold", 20.0))
+    if beta != 1.0 or not threshold >= _SOFTPLUS_LAST:
         return None
     return Softplus(fast=fast)
 
@@ -279,7 +284,7 @@ _SWAPS = {
 def replace(model, fast=False, verbose=False):
     """Swaps, in place, every torch.nn.GELU, SiLU, Sigmoid and Tanh submodule of
     model (exact types, not subclasses) for actk's, and every torch.nn.Softplus
-    with beta = 1 and threshold >= 17 (the others compute something else). Returns the list of what it
+    with beta = 1 and threshold >= 14.55609 (the others compute something else). Returns the list of what it
     swapped, (qualified name, old module, new module) in the model's order;
     verbose=True prints it. The model itself, if it is an activation, is not
     replaced (its parent holds the reference)."""

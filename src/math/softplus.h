@@ -6,8 +6,8 @@
  *             wherever the true value rounds to a positive float: e^x to its last bit down
  *             through the subnormals, +0 only below x = -103.97 (e^x < 2^-150).
  *   PyTorch's nn.Softplus (beta 1) returns x itself above its threshold 20: in f32 that
- *   changes nothing for any threshold >= 17, since x + log1p(e^-x) rounds to x there (e^-x
- *   < 2^-24.5, under half an ulp of x).
+ *   changes nothing for any threshold >= 14.55609, since x + log1p(e^-x) rounds to x from
+ *   the next float, 14.556091, up (e^-x under half an ulp of x; measured over the floats).
  *
  * softplus(x) = max(x, 0) + log1p(u), u = e^-|x| in (0, 1] (log1p_core.h). u = 2^n (1 + p)
  * from exp_core_neg_exact (exp_core.h): uh = fl(2^n + 2^n p) by one fma and its rounding
