@@ -27,8 +27,8 @@
 #include "exp_core.h"
 #include "log1p_core.h"
 
-#define ACTK_SOFTPLUS_CLAMP 87.0f /* |x| above: the sum is x */
-#define ACTK_SOFTPLUS_TAIL -70.0f /* x below: e^x alone */
+#define ACTK_SOFTPLUS_CLAMP 87.0f   /* |x| above: the sum is x */
+#define ACTK_SOFTPLUS_TAIL (-70.0f) /* x below: e^x alone */
 
 /* e^-a = 2^n (1 + p) (1 - rl), a >= 0: exp_core's reduction with the rounding of r kept,
  * r + rl = a + n ln2 (a + n ln2_hi is exact; n ln2_lo is rounded once, 2^-24 of 1.8e-4 at
