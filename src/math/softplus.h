@@ -10,17 +10,16 @@
  *   the next float, 14.556091, up (e^-x under half an ulp of x; measured over the floats).
  *
  * softplus(x) = max(x, 0) + log1p(u), u = e^-|x| in (0, 1] (log1p_core.h). u = 2^n (1 + p)
- * from exp_core_neg_exact (exp_core.h): uh = fl(2^n + 2^n p) by one fma and its rounding
- * ul = 2^n p - (uh - 2^n) by another (uh - 2^n exact by Sterbenz), so the only error u
- * carries into the log1p is the polynomial's 2^-28.3 and the reduction's rounding of r.
- * |x| is clamped at 87 (n >= -126: 2^n a normal float; e^-87 is far below half an ulp of
- * any x >= 87, so the sum is x there, +inf included). For x in [-70, 0] the result is
- * log1p(u) itself, whose relative error is at most u's; below -70 the low part ul would be
+ * (1 - rl) from exp_core.h's reduction and polynomial, with the rounding of r kept as rl
+ * (softplus_exp_of); uh = fl(2^n + 2^n p) by one fma, its rounding 2^n p - (uh - 2^n) by
+ * another (uh - 2^n exact by Sterbenz), and - uh rl joined to that low part ul: the only
+ * error u carries into the log1p is the polynomial's 2^-28.3. max(x, 0) + log1p's hi by
+ * TwoSum, so the sum rounds once. |x| is clamped at 87 (n >= -126: 2^n a normal float;
+ * e^-87 is far below half an ulp of any x >= 87, so the sum is x there). For x in [-70, 0]
+ * the result is log1p(u) itself, whose relative error is at most u's; below -70 ul would be
  * subnormal and lose bits: those lanes (and NaN, which fails every compare, and +inf, where
- * the TwoSum below would form inf - inf) take
- * e^x (1 - e^x / 2 ...) = e^x to far below its ulp, as scale_down(1 + p, n) (exp_core.h:
- * one rounding where the result is subnormal), with x clamped at -104 (e^-104 rounds to +0
- * as every smaller e^x does). */
+ * the TwoSum would form inf - inf) take softplus_tail: e^x (the next term, e^2x / 2, is far
+ * below its ulp), |x| clamped at 104 (e^-104 rounds to +0 as every smaller e^x does). */
 #ifndef ACTK_MATH_SOFTPLUS_H
 #define ACTK_MATH_SOFTPLUS_H
 
