@@ -187,6 +187,18 @@ static void hardswish_approx(actk_xval *t) {
   set_generic(t, x * (x + 3) / 6, sign_of(x), 0);
 }
 
+/* softplus(x) = log(1 + e^x) > 0. For x >= 1 the asymptote x and the deviation
+ * log1p(e^-x) > 0 (so x itself, where e^-x underflows in double, is decided by the side);
+ * below, log1p(e^x) (e^x subnormal in double below -708: X_TINY covers its absolute error;
+ * 0 below -745, where t < 2^-1074). Never a tie: log(1 + e^x) = q rational would make
+ * e^q - e^x - e^0 = 0 (Lindemann-Weierstrass), and x = 0 gives ln 2. */
+static void softplus_approx(actk_xval *t) {
+  const double x = t->x;
+  if (isinf(x)) return set_exact(t, x > 0 ? x : 0.0);
+  if (x >= 1) return set_asym(t, x, log1p(exp(-x)), 1, 1, 0);
+  set_generic(t, log1p(exp(x)), 1, 0);
+}
+
 /* ---- tier 2: MPFR intervals ---- */
 
 typedef struct iv {
@@ -396,6 +408,15 @@ static void hardswish_interval(iv *r, double x, double alpha) {
   iv_clear(&xs);
 }
 
+/* x + log1p(e^-x) for x > 0, log1p(e^x) otherwise: neither overflows */
+static void softplus_interval(iv *r, double x, double alpha) {
+  (void)alpha;
+  iv_point(r, -fabs(x));
+  iv_up(r, r, mpfr_exp);
+  iv_up(r, r, mpfr_log1p);
+  if (x > 0) iv_add_d(r, r, x);
+}
+
 #define XREF(op) const actk_xref actk_xref_##op = {#op, op##_approx, op##_interval};
 XREF(erf)
 XREF(tanh)
@@ -406,6 +427,7 @@ XREF(gelu)
 XREF(gelu_tanh)
 XREF(hardsigmoid)
 XREF(hardswish)
+XREF(softplus)
 XREF(swish)
 #undef XREF
 

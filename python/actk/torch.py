@@ -29,7 +29,7 @@ import torch
 
 from . import _ops
 
-__all__ = ["GELU", "SiLU", "Sigmoid", "Tanh", "QuickGELU", "Swish", "replace", "extension_path",
+__all__ = ["GELU", "SiLU", "Sigmoid", "Tanh", "QuickGELU", "Softplus", "Swish", "replace", "extension_path",
            "host_calls"] + [op + s for op in list(_ops.UNARY_OPS) + list(_ops.PARAM_OPS)
                             + list(_ops.BIAS_OPS) for s in ("", "_")]
 
@@ -266,6 +266,30 @@ class QuickGELU(_Unary):
         return torch.ops.actk.quick_gelu(x, self.fast)
 
 
+class Softplus(_Unary):
+    """torch.nn.Softplus with beta = 1: log(1 + e^x), the mathematical function. torch's
+    threshold shortcut (x itself above it, 20 by default) gives the same values for any
+    threshold >= 14.55609 (the last float where x + log1p(e^-x) does not round to x in
+    f32; the 16-bit types round to x earlier); replace() swaps only such modules."""
+
+    def forward(self, x):
+        if self.inplace:
+            return torch.ops.actk.softplus_(x, self.fast)
+        return torch.ops.actk.softplus(x, self.fast)
+
+
+# the largest float x with softplus(x) != x in f32 (measured: every float above rounds to x)
+_SOFTPLUS_LAST = float.fromhex("0x1.d1cb7ep+3")  # 14.55609
+
+
+def _softplus_swap(m, fast):
+    # another beta is another function; a lower threshold returns x where f32 does not
+    beta, threshold = float(getattr(m, "beta", 1.0)), float(getattr(m, "threshold", 20.0))
+    if beta != 1.0 or not threshold >= _SOFTPLUS_LAST:
+        return None
+    return Softplus(fast=fast)
+
+
 class Swish(torch.nn.Module):
     """x * sigmoid(alpha x) (alpha = 1: SiLU)."""
 
@@ -289,12 +313,14 @@ _SWAPS = {
     torch.nn.SiLU: lambda m, fast: SiLU(fast=fast, inplace=bool(getattr(m, "inplace", False))),
     torch.nn.Sigmoid: lambda m, fast: Sigmoid(fast=fast),
     torch.nn.Tanh: lambda m, fast: Tanh(fast=fast),
+    torch.nn.Softplus: _softplus_swap,  # None: not swapped (see Softplus)
 }
 
 
 def replace(model, fast=False, verbose=False):
     """Swaps, in place, every torch.nn.GELU, SiLU, Sigmoid and Tanh submodule of
-    model (exact types, not subclasses) for actk's. Returns the list of what it
+    model (exact types, not subclasses) for actk's, and every torch.nn.Softplus
+    with beta = 1 and threshold >= 14.55609 (the others compute something else). Returns the list of what it
     swapped, (qualified name, old module, new module) in the model's order;
     verbose=True prints it. The model itself, if it is an activation, is not
     replaced (its parent holds the reference)."""
@@ -312,6 +338,8 @@ def replace(model, fast=False, verbose=False):
                 walk(child, prefix + cname + ".")
                 continue
             new = make(child, fast)
+            if new is None:
+                continue
             setattr(parent, cname, new)
             swapped.append((prefix + cname, child, new))
 

@@ -106,6 +106,12 @@ def ref_hardswish(x):
     return np.where(x <= -3.0, -0.0, np.where(x >= 3.0, x, r))
 
 
+def ref_softplus(x):
+    """log(1 + e^x) as max(x, 0) + log1p(e^-|x|) (numpy's logaddexp(0, x)): no overflow, e^x
+    itself far down the negative side, the limits at +-inf."""
+    return np.logaddexp(0.0, _d(x))
+
+
 def ulp_error(y, r):
     """|y - r| / ulp(r), ulp(r) = 2^(max(floor(log2|r|), -126) - 23); inf when
     NaN-ness, infinities or signs (zeros included) disagree (as
@@ -140,6 +146,7 @@ OPS = {
     "gelu_tanh": (actk.gelu_tanh, ref_gelu_tanh),
     "hardsigmoid": (actk.hardsigmoid, ref_hardsigmoid),
     "hardswish": (actk.hardswish, ref_hardswish),
+    "softplus": (actk.softplus, ref_softplus),
     "swish(0.5)": (lambda x, **k: actk.swish(x, 0.5, **k), lambda x: ref_swish(x, 0.5)),
     "swish(2.25)": (lambda x, **k: actk.swish(x, 2.25, **k), lambda x: ref_swish(x, 2.25)),
     "swish(1.702)": (

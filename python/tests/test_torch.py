@@ -265,6 +265,36 @@ def test_modules_and_replace():
     assert at.replace(model) == []  # nothing left to swap
 
 
+def test_softplus_module_and_replace():
+    # torch.nn.Softplus (beta 1, threshold 20) is the mathematical function in f32: swapped;
+    # another beta, or a threshold under 14.55609 (torch returns x where log1p(e^-x) still
+    # counts), is not
+    model = torch.nn.Sequential(
+        torch.nn.Softplus(), torch.nn.Softplus(beta=2.0), torch.nn.Softplus(threshold=10.0),
+        torch.nn.Softplus(threshold=14.5), torch.nn.Softplus(threshold=14.56),
+    ).eval()
+    swapped = at.replace(model)
+    assert [n for n, _, _ in swapped] == ["0", "4"]
+    assert isinstance(model[0], at.Softplus) and isinstance(model[4], at.Softplus)
+    assert all(type(model[i]) is torch.nn.Softplus for i in (1, 2, 3))
+    # the threshold's bound, on both sides: x = 14.55609 is the last float where softplus(x)
+    # differs from x, the next one is x itself
+    last = torch.tensor([14.55609, 14.556091])
+    assert at.softplus(last)[0] != last[0] and at.softplus(last)[1] == last[1]
+    for dtype in DTYPES:
+        x = sample(dtype)
+        for fast in (False, True):
+            m = at.Softplus(fast=fast)
+            with torch.no_grad():
+                assert same_bits(m(x), numpy_ref("softplus", x, fast))
+    # against torch's own: over x = N(0, 16) and the threshold region, within 2 ULP in f32
+    x = torch.cat([sample(torch.float32), torch.linspace(-120, 40, 4001)])
+    with torch.no_grad():
+        want = torch.nn.functional.softplus(x.double()).float()
+        got = model[0](x)
+    torch.testing.assert_close(got, want, rtol=3e-7, atol=2.0**-148, equal_nan=True)
+
+
 def test_replace_fast_and_verbose(capsys):
     model = torch.nn.Sequential(torch.nn.SiLU(), torch.nn.SiLU())
     swapped = at.replace(model, fast=True, verbose=True)

@@ -1,0 +1,27 @@
+/* softplus(x) = log(1 + e^x), fast tier: one core for f32, f16 and bf16.
+ *   error:    relative under 2^-19 over all floats (README has the sweep's maximum; bound
+ *             2^-18): faithful once narrowed to a 16-bit type.
+ *   specials: those of the accurate tier (softplus.h).
+ *
+ * max(x, 0) + log1p(u), u = e^-|x| = 2^n P (exp_fast.h's nearest form, 2^-23.4) formed
+ * exactly (|x| clamped at 87: u normal), log1p_unit_fast (log1p_core.h: degree-5 Q, no
+ * division). Lanes below x = -87 (where the clamp would change u) and NaN take the accurate
+ * kernel. */
+#ifndef ACTK_MATH_SOFTPLUS_FAST_H
+#define ACTK_MATH_SOFTPLUS_FAST_H
+
+#include "exp_fast.h"
+#include "softplus.h"
+
+ACTK_INLINE vf softplus_fast_v(vf x) {
+  const vf abs_mask = vi_bits(vi_splat(0x7fffffff));
+  vf a = vf_min(vf_splat(ACTK_SOFTPLUS_CLAMP), vf_and(x, abs_mask));
+  exp_fast e = exp_fast_neg_round(a);
+  vf u = vf_ldexp_exact(e.p, e.n, e.t);
+  vf y = vf_add(vf_max(vf_splat(0.0f), x), log1p_unit_fast(u));
+  vm main = vm_ge(x, vf_splat(-ACTK_SOFTPLUS_CLAMP));
+  if (vm_all(main)) return y;
+  return vf_select(main, y, softplus_v(x));
+}
+
+#endif
