@@ -312,6 +312,8 @@ ACTK_API actk_status actk_hardsigmoid_f32(actk_pool *pool, const float *x, float
 ACTK_API actk_status actk_hardswish_f32(actk_pool *pool, const float *x, float *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
+/* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
+ACTK_API actk_status actk_elu_f32(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_f32(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
@@ -347,6 +349,8 @@ ACTK_API actk_status actk_hardsigmoid_f32_fast(actk_pool *pool, const float *x, 
 ACTK_API actk_status actk_hardswish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
+/* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
+ACTK_API actk_status actk_elu_f32_fast(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_f32_fast(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
@@ -382,6 +386,8 @@ ACTK_API actk_status actk_hardsigmoid_f16(actk_pool *pool, const actk_f16 *x, ac
 ACTK_API actk_status actk_hardswish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
+/* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
+ACTK_API actk_status actk_elu_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_f16(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
@@ -417,6 +423,8 @@ ACTK_API actk_status actk_hardsigmoid_f16_fast(actk_pool *pool, const actk_f16 *
 ACTK_API actk_status actk_hardswish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
+/* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
+ACTK_API actk_status actk_elu_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_f16_fast(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
@@ -452,6 +460,8 @@ ACTK_API actk_status actk_hardsigmoid_bf16(actk_pool *pool, const actk_bf16 *x, 
 ACTK_API actk_status actk_hardswish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
+/* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
+ACTK_API actk_status actk_elu_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_bf16(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
@@ -487,6 +497,8 @@ ACTK_API actk_status actk_hardsigmoid_bf16_fast(actk_pool *pool, const actk_bf16
 ACTK_API actk_status actk_hardswish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
+/* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
+ACTK_API actk_status actk_elu_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_bf16_fast(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
