@@ -67,6 +67,12 @@ ABI_SIG(actk_swish_bf16, actk_status, (actk_pool *, const actk_bf16 *, actk_bf16
 ABI_SIG(actk_swish_f32_fast, actk_status, (actk_pool *, const float *, float *, size_t, float));
 ABI_SIG(actk_swish_f16_fast, actk_status, (actk_pool *, const actk_f16 *, actk_f16 *, size_t, float));
 ABI_SIG(actk_swish_bf16_fast, actk_status, (actk_pool *, const actk_bf16 *, actk_bf16 *, size_t, float));
+ABI_SIG(actk_elu_f32, actk_status, (actk_pool *, const float *, float *, size_t, float));
+ABI_SIG(actk_elu_f16, actk_status, (actk_pool *, const actk_f16 *, actk_f16 *, size_t, float));
+ABI_SIG(actk_elu_bf16, actk_status, (actk_pool *, const actk_bf16 *, actk_bf16 *, size_t, float));
+ABI_SIG(actk_elu_f32_fast, actk_status, (actk_pool *, const float *, float *, size_t, float));
+ABI_SIG(actk_elu_f16_fast, actk_status, (actk_pool *, const actk_f16 *, actk_f16 *, size_t, float));
+ABI_SIG(actk_elu_bf16_fast, actk_status, (actk_pool *, const actk_bf16 *, actk_bf16 *, size_t, float));
 ABI_SIG(actk_bias_gelu_f32, actk_status, (actk_pool *, const float *, const float *, size_t, float *, size_t));
 ABI_SIG(actk_bias_gelu_f16, actk_status, (actk_pool *, const actk_f16 *, const actk_f16 *, size_t, actk_f16 *, size_t));
 ABI_SIG(actk_bias_gelu_bf16, actk_status, (actk_pool *, const actk_bf16 *, const actk_bf16 *, size_t, actk_bf16 *, size_t));

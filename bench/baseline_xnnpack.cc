@@ -1,10 +1,11 @@
 // Baseline "xnnpack": XNNPACK (Debian's libxnnpack-dev, a February 2022
 // snapshot) through its operator API. That snapshot's f32 elementwise
 // operators include sigmoid but no tanh, erf or GELU (its other unary ones,
-// abs, clamp, elu, leaky_relu, ..., are not ours; hardswish is), so:
+// abs, clamp, leaky_relu, ..., are not ours; hardswish and elu are), so:
 //
 //   sigmoid         xnn_sigmoid_nc_f32 over the whole array, x -> y
 //   hardswish       xnn_hardswish_nc_f32 over the whole array, x -> y
+//   elu             xnn_elu_nc_f32, alpha 1, over the whole array, x -> y
 //   silu            x sigmoid(x)           composed around its sigmoid, in
 //   quick_gelu      x sigmoid(1.702 x)     chunks of kChunk floats (L1): a
 //   gelu_tanh       x sigmoid(2u)          loop writes the sigmoid's argument
@@ -44,6 +45,7 @@ struct state {
   xnn_operator_t chunk = nullptr;     // set up once: scratch -> scratch, kChunk floats
   xnn_operator_t tail = nullptr;      // set up per short chunk on the scratch
   xnn_operator_t hardswish = nullptr; // set up per call on (x, y, n)
+  xnn_operator_t elu = nullptr;       // alpha 1, set up per call on (x, y, n)
   alignas(64) float scratch[kChunk + XNN_EXTRA_BYTES / sizeof(float)];
 };
 
@@ -63,6 +65,10 @@ void init(state &s) {
   }
   if (xnn_create_hardswish_nc_f32(1, 1, 1, 0, &s.hardswish) != xnn_status_success) {
     s.why = "xnn_create_hardswish_nc_f32 failed";
+    return;
+  }
+  if (xnn_create_elu_nc_f32(1, 1, 1, 1.0f, 0, &s.elu) != xnn_status_success) {
+    s.why = "xnn_create_elu_nc_f32 failed";
     return;
   }
   std::memset(s.scratch, 0, sizeof s.scratch);
@@ -134,6 +140,12 @@ void xnn_hardswish(const float *x, const float *, size_t, float *y, size_t n) {
       xnn_run_operator(s.hardswish, nullptr) != xnn_status_success)
     fail("xnnpack hardswish failed", y, n);
 }
+void xnn_elu(const float *x, const float *, size_t, float *y, size_t n) {
+  state &s = st();
+  if (!s.ok || xnn_setup_elu_nc_f32(s.elu, n, x, y, nullptr) != xnn_status_success ||
+      xnn_run_operator(s.elu, nullptr) != xnn_status_success)
+    fail("xnnpack elu failed", y, n);
+}
 void xnn_silu(const float *x, const float *, size_t, float *y, size_t n) {
   state &s = st();
   if (!s.ok || !compose(s, x, nullptr, y, n, [](float v) { return v; }))
@@ -173,12 +185,14 @@ const named_kernel xnnpack_table[] = {
     {"gelu_tanh", xnn_gelu_tanh},
     {"bias_gelu_tanh", xnn_bias_gelu_tanh},
     {"hardswish", xnn_hardswish},
+    {"elu", xnn_elu},
 };
 } // namespace
 
 const baseline xnnpack_baseline = {
     "xnnpack",
-    "XNNPACK 2022-02 (ae108ef) xnn_sigmoid_nc_f32 and xnn_hardswish_nc_f32, created once, "
+    "XNNPACK 2022-02 (ae108ef) xnn_sigmoid_nc_f32, xnn_hardswish_nc_f32 and xnn_elu_nc_f32 "
+    "(alpha 1), created once, "
     "threadpool "
     "NULL; silu, "
     "quick_gelu, gelu_tanh = x sigmoid(2u), bias_gelu_tanh composed around it in 2048-float "

@@ -10,12 +10,22 @@
 
 namespace actkb {
 
+namespace {
+// a param op's alpha: its default (src/ops.toml's param.value, elu's 1), as the peers get it
+float default_alpha(const actk_op_info *e) {
+  return e->shape == ACTK_SHAPE_PARAM ? e->unary_alpha : 0.0f;
+}
+} // namespace
+
 const std::vector<bench_op> &bench_ops() {
   static const std::vector<bench_op> v = [] {
     std::vector<bench_op> r;
     for (size_t i = 0; i < actk_catalog_size; i++) {
       const actk_op_info *e = &actk_catalog[i];
-      if (std::strcmp(e->type_name, "f32") != 0 || e->shape == ACTK_SHAPE_PARAM) continue;
+      // param ops with a unary twin (swish: silu) are benched as that op; the others (elu)
+      // at their default alpha (run_actk)
+      if (std::strcmp(e->type_name, "f32") != 0 || (e->shape == ACTK_SHAPE_PARAM && e->unary_of))
+        continue;
       r.push_back({e->name, e, e->shape == ACTK_SHAPE_BIAS});
     }
     return r;
@@ -25,7 +35,7 @@ const std::vector<bench_op> &bench_ops() {
 
 actk_status run_actk(const bench_op &op, const float *x, const float *bias, size_t width, float *y,
                      size_t n) {
-  return actk_op_call(op.info, nullptr, x, bias, width, y, n, 0.0f);
+  return actk_op_call(op.info, nullptr, x, bias, width, y, n, default_alpha(op.info));
 }
 
 const std::vector<bench_op> &bench_ops_typed() {
@@ -33,7 +43,7 @@ const std::vector<bench_op> &bench_ops_typed() {
     std::vector<bench_op> r;
     for (size_t i = 0; i < actk_catalog_size; i++) {
       const actk_op_info *e = &actk_catalog[i];
-      if (e->shape == ACTK_SHAPE_PARAM) continue;
+      if (e->shape == ACTK_SHAPE_PARAM && e->unary_of) continue;
       r.push_back({e->name, e, e->shape == ACTK_SHAPE_BIAS});
     }
     return r;
@@ -43,7 +53,7 @@ const std::vector<bench_op> &bench_ops_typed() {
 
 actk_status run_actk_typed(const bench_op &op, const void *x, const void *bias, size_t width,
                            void *y, size_t n) {
-  return actk_op_call(op.info, nullptr, x, bias, width, y, n, 0.0f);
+  return actk_op_call(op.info, nullptr, x, bias, width, y, n, default_alpha(op.info));
 }
 
 // ---- 16-bit conversions (scalar) ----

@@ -45,7 +45,9 @@ static const fuzz_op_id g_fuzz_op_ids[] = {
     {31, "hardswish", "fast"},
     {32, "softplus", "accurate"},
     {33, "softplus", "fast"},
+    {34, "elu", "accurate"},
+    {35, "elu", "fast"},
 };
-#define FUZZ_N_OP_IDS 34 /* ids are 0 .. FUZZ_N_OP_IDS - 1 */
+#define FUZZ_N_OP_IDS 36 /* ids are 0 .. FUZZ_N_OP_IDS - 1 */
 
 #endif

@@ -314,6 +314,8 @@ ACTK_API actk_status actk_hardswish_f32(actk_pool *pool, const float *x, float *
 ACTK_API actk_status actk_softplus_f32(actk_pool *pool, const float *x, float *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
+/* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
+ACTK_API actk_status actk_elu_f32(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_f32(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
@@ -351,6 +353,8 @@ ACTK_API actk_status actk_hardswish_f32_fast(actk_pool *pool, const float *x, fl
 ACTK_API actk_status actk_softplus_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
+/* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
+ACTK_API actk_status actk_elu_f32_fast(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_f32_fast(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
@@ -388,6 +392,8 @@ ACTK_API actk_status actk_hardswish_f16(actk_pool *pool, const actk_f16 *x, actk
 ACTK_API actk_status actk_softplus_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
+/* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
+ACTK_API actk_status actk_elu_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_f16(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
@@ -425,6 +431,8 @@ ACTK_API actk_status actk_hardswish_f16_fast(actk_pool *pool, const actk_f16 *x,
 ACTK_API actk_status actk_softplus_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
+/* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
+ACTK_API actk_status actk_elu_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_f16_fast(actk_pool *pool, const actk_f16 *x, const actk_f16 *bias, size_t width, actk_f16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
@@ -462,6 +470,8 @@ ACTK_API actk_status actk_hardswish_bf16(actk_pool *pool, const actk_bf16 *x, ac
 ACTK_API actk_status actk_softplus_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
+/* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
+ACTK_API actk_status actk_elu_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_bf16(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */
@@ -499,6 +509,8 @@ ACTK_API actk_status actk_hardswish_bf16_fast(actk_pool *pool, const actk_bf16 *
 ACTK_API actk_status actk_softplus_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
+/* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
+ACTK_API actk_status actk_elu_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
 ACTK_API actk_status actk_bias_gelu_bf16_fast(actk_pool *pool, const actk_bf16 *x, const actk_bf16 *bias, size_t width, actk_bf16 *y, size_t n);
 /* gelu_tanh(x[i] + bias[i mod width]) */

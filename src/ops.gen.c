@@ -267,6 +267,30 @@ actk_status actk_swish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 
   return actk_param_call(pool, ACTK_PARAM_swish, ACTK_TIER_fast, ACTK_TYPE_bf16, ACTK_COST_LIGHT, sizeof(actk_bf16), x, y, n, alpha);
 }
 
+actk_status actk_elu_f32(actk_pool *pool, const float *x, float *y, size_t n, float alpha) {
+  return actk_param_call(pool, ACTK_PARAM_elu, ACTK_TIER_accurate, ACTK_TYPE_f32, ACTK_COST_MEDIUM, sizeof(float), x, y, n, alpha);
+}
+
+actk_status actk_elu_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha) {
+  return actk_param_call(pool, ACTK_PARAM_elu, ACTK_TIER_accurate, ACTK_TYPE_f16, ACTK_COST_MEDIUM, sizeof(actk_f16), x, y, n, alpha);
+}
+
+actk_status actk_elu_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha) {
+  return actk_param_call(pool, ACTK_PARAM_elu, ACTK_TIER_accurate, ACTK_TYPE_bf16, ACTK_COST_MEDIUM, sizeof(actk_bf16), x, y, n, alpha);
+}
+
+actk_status actk_elu_f32_fast(actk_pool *pool, const float *x, float *y, size_t n, float alpha) {
+  return actk_param_call(pool, ACTK_PARAM_elu, ACTK_TIER_fast, ACTK_TYPE_f32, ACTK_COST_LIGHT, sizeof(float), x, y, n, alpha);
+}
+
+actk_status actk_elu_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha) {
+  return actk_param_call(pool, ACTK_PARAM_elu, ACTK_TIER_fast, ACTK_TYPE_f16, ACTK_COST_LIGHT, sizeof(actk_f16), x, y, n, alpha);
+}
+
+actk_status actk_elu_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha) {
+  return actk_param_call(pool, ACTK_PARAM_elu, ACTK_TIER_fast, ACTK_TYPE_bf16, ACTK_COST_LIGHT, sizeof(actk_bf16), x, y, n, alpha);
+}
+
 actk_status actk_bias_gelu_f32(actk_pool *pool, const float *x, const float *bias, size_t width, float *y, size_t n) {
   return actk_bias_call(pool, ACTK_BIAS_bias_gelu, ACTK_TIER_accurate, ACTK_TYPE_f32, ACTK_COST_EXPENSIVE, sizeof(float), x, bias, width, y, n);
 }

@@ -27,10 +27,12 @@
   X(hardswish, ACTK_COST_LIGHT, 0, __VA_ARGS__) \
   X(softplus, ACTK_COST_MEDIUM, 0, __VA_ARGS__)
 
-/* Activations with a parameter: X(op, cost class, unary op u, value v): with the
- * parameter equal to v the op is u, and the call runs u's kernel. */
+/* Activations with a parameter: X(op, cost class, unary op u, value v): v is the
+ * parameter's default; with the parameter equal to v the op is u, and the call runs
+ * u's kernel (u = none: no such op, every call runs the op's own kernel). */
 #define ACTK_FOR_EACH_PARAM(X, ...) \
-  X(swish, ACTK_COST_MEDIUM, silu, 1.0f, __VA_ARGS__)
+  X(swish, ACTK_COST_MEDIUM, silu, 1.0f, __VA_ARGS__) \
+  X(elu, ACTK_COST_MEDIUM, none, 1.0f, __VA_ARGS__)
 
 /* Bias + activation: X(op, unary f, cost class). */
 #define ACTK_FOR_EACH_BIAS(X, ...) \
@@ -59,6 +61,7 @@ typedef enum {
 } actk_unary_id;
 typedef enum {
   ACTK_PARAM_swish,
+  ACTK_PARAM_elu,
   ACTK_N_PARAM
 } actk_param_id;
 typedef enum {

@@ -275,13 +275,29 @@ static inline size_t test_ops_of_type(test_op *ops, const char *type) {
 /* The f32 ops of the catalog. */
 static inline size_t test_ops(test_op *ops) { return test_ops_of_type(ops, "f32"); }
 
-/* The param ops (swish) among ops[0, n), once each (at the first alpha),
+/* The param ops (swish, elu) among ops[0, n), once each (at the first alpha),
  * copied to out; returns how many. */
 static inline size_t test_param_ops_once(const test_op *ops, size_t n, test_op *out) {
   size_t k = 0;
   for (size_t i = 0; i < n; i++)
     if (ops[i].kind == OP_SWISH && ops[i].alpha == test_swish_alphas[0]) out[k++] = ops[i];
   return k;
+}
+
+/* README's accuracy tables document the unary ops, and a param op that equals
+ * no unary op (elu: unary_of NULL) at its default alpha (unary_alpha). */
+static inline int test_documented(const test_op *op) {
+  return op->kind == OP_UNARY ||
+         (op->kind == OP_SWISH && !op->info->unary_of && op->alpha == op->info->unary_alpha);
+}
+
+/* Whether a param op's definition is NaN at a non-NaN x (the kernels then give
+ * the default NaN): swish where alpha x is (alpha NaN, 0 * inf); elu where
+ * alpha (e^x - 1) is, for x <= 0 only (alpha NaN, or alpha +-inf at x = +-0;
+ * max(-1, x) has the sign and the zeros of e^x - 1). Exact in double. */
+static inline int test_param_nan_at(const actk_op_info *e, double x, double alpha) {
+  if (!strcmp(e->name, "elu")) return !(x > 0) && isnan(alpha * fmax(-1.0, x));
+  return isnan(alpha * x);
 }
 
 /* Runs op on n elements on a pool; bias and width are used by bias ops only. */

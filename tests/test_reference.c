@@ -91,7 +91,8 @@ static void build_sample(void) {
   static const double at[] = {0x1p-8,   1.0,     2.0,    0x1p-149, 0x2p-149,  0x3p-149, 0x1p-126,
                               0x1p-125, 0.5,     0.6,    354.9,    372.6,     708.4,    745.1,
                               26.5,     27.3,    37.5,   38.6,     1 / 1.702, 1e-30,    1e30,
-                              1e20,     FLT_MAX, 0x1p20, 0x1p-20,  3.0,       1.5,      0x1p-13};
+                              1e20,     FLT_MAX, 0x1p20, 0x1p-20,  3.0,       1.5,      0x1p-13,
+                              17.5,     17.33,   623.8};
   for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) add_around(&k, cap, at[i]);
   /* gelu_tanh's v = 2 sqrt(2/pi) (x + 0.044715 x^3) = 1 */
   add_around(&k, cap, 0.6103);
@@ -281,6 +282,15 @@ static void test_known_ties(void **state) {
   test_check(t.exact && actk_x_round16(&actk_fmt_f16, &t) == 0x0002,
              "swish f16 (0x0003, 0) -> 0x%04x (exact %d)", actk_x_round16(&actk_fmt_f16, &t),
              t.exact);
+  /* elu(-2^-24, 1.5) = -1.5 2^-24 + 1.5 2^-49: just inside the f16 midpoint -1.5 2^-24, so
+   * -2^-24 (0x8001), where the f32 kernel's alpha x (the midpoint) would round to even */
+  t = actk_xval_of(&actk_xref_elu, -0x1p-24, 1.5);
+  test_check(actk_x_round16(&actk_fmt_f16, &t) == 0x8001, "elu f16 (0x8001, 1.5) -> 0x%04x",
+             actk_x_round16(&actk_fmt_f16, &t));
+  /* elu(-1e-10) at alpha 1: the truth x + x^2/2 rounds to x itself (no cancellation) */
+  t = actk_xval_of(&actk_xref_elu, (double)-1e-10f, 1.0);
+  test_check(actk_x_round_f32(&t) == -1e-10f, "elu f32 (-1e-10, 1) rounds to %a",
+             (double)actk_x_round_f32(&t));
   /* tanh(20) = 1 - 8.5e-18 is 1.0 in double: the bf16 below 1 is faithful too */
   t = actk_xval_of(&actk_xref_tanh, 20.0, 0);
   actk_check16 c = actk_x_check16(&actk_fmt_bf16, 0x3f7f, &t);

@@ -340,6 +340,36 @@ static actk_status call_swish_bf16_fast(const actk_op_info *o, actk_pool *pool, 
   (void)o, (void)b, (void)w;
   return actk_swish_bf16_fast(pool, (const actk_bf16 *)x, (actk_bf16 *)y, n, a);
 }
+static actk_status call_elu_f32_accurate(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w;
+  return actk_elu_f32(pool, (const float *)x, (float *)y, n, a);
+}
+static actk_status call_elu_f16_accurate(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w;
+  return actk_elu_f16(pool, (const actk_f16 *)x, (actk_f16 *)y, n, a);
+}
+static actk_status call_elu_bf16_accurate(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w;
+  return actk_elu_bf16(pool, (const actk_bf16 *)x, (actk_bf16 *)y, n, a);
+}
+static actk_status call_elu_f32_fast(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w;
+  return actk_elu_f32_fast(pool, (const float *)x, (float *)y, n, a);
+}
+static actk_status call_elu_f16_fast(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w;
+  return actk_elu_f16_fast(pool, (const actk_f16 *)x, (actk_f16 *)y, n, a);
+}
+static actk_status call_elu_bf16_fast(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w;
+  return actk_elu_bf16_fast(pool, (const actk_bf16 *)x, (actk_bf16 *)y, n, a);
+}
 static actk_status call_bias_gelu_f32_accurate(const actk_op_info *o, actk_pool *pool, const void *x,
                                  const void *b, size_t w, void *y, size_t n, float a) {
   (void)o, (void)a;
@@ -501,6 +531,14 @@ static size_t breaks_swish(double *b) {
   b[n++] = 24.0;
   return n;
 }
+static size_t breaks_elu(double *b) {
+  size_t n = 0;
+  for (int k = 0; k <= 25; k++) b[n++] = (k + 0.5) * ACTK_LN2;
+  b[n++] = 17.5;
+  b[n++] = 25 * ACTK_LN2;
+  b[n++] = 0x1p-20;
+  return n;
+}
 
 const actk_op_info actk_catalog[] = {
     {.name = "erf", .function = "actk_erf_f32", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_erf, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_MEDIUM, .cost_name = "MEDIUM", .bound_ulp = 2.0, .bound_rel = 0.0, .call = call_erf_f32_accurate, .breaks = breaks_erf, .props = ACTK_OP_ODD | ACTK_OP_MONOTONE, .ref = actk_ref_erf, .xref = &actk_xref_erf},
@@ -569,6 +607,12 @@ const actk_op_info actk_catalog[] = {
     {.name = "swish", .function = "actk_swish_f32_fast", .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_swish, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_LIGHT, .cost_name = "MEDIUM", .bound_ulp = 0.0, .bound_rel = 0x1p-18, .call = call_swish_f32_fast, .breaks = breaks_swish, .ref_param = actk_ref_swish, .xref = &actk_xref_swish, .unary_of = "silu", .unary_alpha = 1.0f},
     {.name = "swish", .function = "actk_swish_f16_fast", .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_swish, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_LIGHT, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_swish_f16_fast, .breaks = breaks_swish, .ref_param = actk_ref_swish, .xref = &actk_xref_swish, .unary_of = "silu", .unary_alpha = 1.0f},
     {.name = "swish", .function = "actk_swish_bf16_fast", .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_swish, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_LIGHT, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_swish_bf16_fast, .breaks = breaks_swish, .ref_param = actk_ref_swish, .xref = &actk_xref_swish, .unary_of = "silu", .unary_alpha = 1.0f},
+    {.name = "elu", .function = "actk_elu_f32", .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_elu, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_MEDIUM, .cost_name = "MEDIUM", .bound_ulp = 2.0, .bound_rel = 0.0, .call = call_elu_f32_accurate, .breaks = breaks_elu, .ref_param = actk_ref_elu, .xref = &actk_xref_elu, .unary_of = NULL, .unary_alpha = 1.0f},
+    {.name = "elu", .function = "actk_elu_f16", .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_elu, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_MEDIUM, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_elu_f16_accurate, .breaks = breaks_elu, .ref_param = actk_ref_elu, .xref = &actk_xref_elu, .unary_of = NULL, .unary_alpha = 1.0f},
+    {.name = "elu", .function = "actk_elu_bf16", .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_elu, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_MEDIUM, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_elu_bf16_accurate, .breaks = breaks_elu, .ref_param = actk_ref_elu, .xref = &actk_xref_elu, .unary_of = NULL, .unary_alpha = 1.0f},
+    {.name = "elu", .function = "actk_elu_f32_fast", .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_elu, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_LIGHT, .cost_name = "MEDIUM", .bound_ulp = 0.0, .bound_rel = 0x1p-18, .call = call_elu_f32_fast, .breaks = breaks_elu, .ref_param = actk_ref_elu, .xref = &actk_xref_elu, .unary_of = NULL, .unary_alpha = 1.0f},
+    {.name = "elu", .function = "actk_elu_f16_fast", .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_elu, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_LIGHT, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_elu_f16_fast, .breaks = breaks_elu, .ref_param = actk_ref_elu, .xref = &actk_xref_elu, .unary_of = NULL, .unary_alpha = 1.0f},
+    {.name = "elu", .function = "actk_elu_bf16_fast", .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_elu, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_LIGHT, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_elu_bf16_fast, .breaks = breaks_elu, .ref_param = actk_ref_elu, .xref = &actk_xref_elu, .unary_of = NULL, .unary_alpha = 1.0f},
     {.name = "bias_gelu", .function = "actk_bias_gelu_f32", .shape = ACTK_SHAPE_BIAS, .id = ACTK_BIAS_bias_gelu, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_EXPENSIVE, .cost_name = "EXPENSIVE", .bound_ulp = 2.0, .bound_rel = 0.0, .call = call_bias_gelu_f32_accurate, .breaks = breaks_gelu, .ref = actk_ref_gelu, .xref = &actk_xref_gelu, .activation = "gelu"},
     {.name = "bias_gelu", .function = "actk_bias_gelu_f16", .shape = ACTK_SHAPE_BIAS, .id = ACTK_BIAS_bias_gelu, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_EXPENSIVE, .cost_name = "EXPENSIVE", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_bias_gelu_f16_accurate, .breaks = breaks_gelu, .ref = actk_ref_gelu, .xref = &actk_xref_gelu, .activation = "gelu"},
     {.name = "bias_gelu", .function = "actk_bias_gelu_bf16", .shape = ACTK_SHAPE_BIAS, .id = ACTK_BIAS_bias_gelu, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_EXPENSIVE, .cost_name = "EXPENSIVE", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_bias_gelu_bf16_accurate, .breaks = breaks_gelu, .ref = actk_ref_gelu, .xref = &actk_xref_gelu, .activation = "gelu"},

@@ -67,7 +67,9 @@ struct actk_op_info {
   size_t (*breaks)(double *b);
   /* bias ops: the unary entry of the same tier and type they apply */
   const char *activation;
-  /* param ops: with alpha == unary_alpha the op is the unary op unary_of */
+  /* param ops: unary_alpha is the parameter's default (src/ops.toml's
+   * param.value); where unary_of is not NULL, with alpha == unary_alpha the
+   * op is that unary op (and runs its kernel); NULL: no such op */
   const char *unary_of;
   float unary_alpha;
 };

@@ -199,6 +199,32 @@ static void softplus_approx(actk_xval *t) {
   set_generic(t, log1p(exp(x)), 1, 0);
 }
 
+/* elu(x, alpha) = x for x > 0, alpha (e^x - 1) otherwise. Near 0 the asymptote alpha x (exact
+ * in double: 24 + 24 bits) and the deviation alpha (e^x - 1 - x) = alpha x^2/2 (1 + x/3 + ...)
+ * of alpha's sign, by its series (the rest under x^4/360 of it); below -1 the asymptote -alpha
+ * and the deviation alpha e^x of alpha's sign (strictly, even where e^x underflows). */
+static void elu_approx(actk_xval *t) {
+  const double x = t->x, alpha = t->alpha;
+  if (x > 0) return set_exact(t, x);
+  /* the stand-in max(-1, x) has the sign and zeros of e^x - 1 */
+  const double z = alpha * fmax(-1.0, x);
+  if (isnan(z)) { /* alpha NaN, inf * 0 */
+    t->nan = 1;
+    return;
+  }
+  if (x == 0 || alpha == 0 || isinf(alpha)) return set_exact(t, z);
+  const int sa = sign_of(alpha);
+  if (isinf(x)) return set_exact(t, -alpha);
+  if (x > -0x1p-8) {
+    double lo = alpha * x * x * (0.5 + x * (1.0 / 6 + x * (1.0 / 24 + x * (1.0 / 120))));
+    return set_asym(t, alpha * x, lo, sa, -sa, 0x1p-40 * fabs(lo));
+  }
+  if (x > -1) return set_generic(t, alpha * expm1(x), -sa, 0);
+  /* alpha e^x where e^x alone would underflow but the product not (alpha 1e30, x -800) */
+  double e = exp(x);
+  set_asym(t, -alpha, e > 0x1p-900 ? alpha * e : sa * exp(x + log(fabs(alpha))), sa, -sa, 0);
+}
+
 /* ---- tier 2: MPFR intervals ---- */
 
 typedef struct iv {
@@ -417,6 +443,17 @@ static void softplus_interval(iv *r, double x, double alpha) {
   if (x > 0) iv_add_d(r, r, x);
 }
 
+static void elu_interval(iv *r, double x, double alpha) {
+  if (x > 0) return iv_point(r, x);
+  iv a;
+  iv_init(&a, mpfr_get_prec(r->l));
+  iv_point(&a, alpha);
+  iv_point(r, x);
+  iv_up(r, r, mpfr_expm1);
+  iv_mul(r, &a, r);
+  iv_clear(&a);
+}
+
 #define XREF(op) const actk_xref actk_xref_##op = {#op, op##_approx, op##_interval};
 XREF(erf)
 XREF(tanh)
@@ -429,6 +466,7 @@ XREF(hardsigmoid)
 XREF(hardswish)
 XREF(softplus)
 XREF(swish)
+XREF(elu)
 #undef XREF
 
 /* ---- the value and comparisons ---- */

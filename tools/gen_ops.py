@@ -50,7 +50,8 @@ class Table:
                     sys.exit("src/ops.toml: %s: property %r" % (o["name"], p))
             if o["shape"] in ("bias", GATED) and self.by_name.get(o.get("activation"), {}).get("shape") != "unary":
                 sys.exit("src/ops.toml: %s: its activation must be a unary op" % o["name"])
-            if o["shape"] == "param" and self.by_name.get(o["param"]["unary"], {}).get("shape") != "unary":
+            if (o["shape"] == "param" and "unary" in o["param"]
+                    and self.by_name.get(o["param"]["unary"], {}).get("shape") != "unary"):
                 sys.exit("src/ops.toml: %s: param.unary must be a unary op" % o["name"])
             for k in range(len(self.tiers)):
                 ids.setdefault(o["fuzz"] + k, []).append(o["name"])
@@ -207,11 +208,13 @@ def gen_registry(t):
     L.append(" \\\n".join("  X(%s, ACTK_COST_%s, %s, __VA_ARGS__)" % (o["name"], o["cost"], t.props(o))
                           for o in t.of_shape("unary")))
     L.append("")
-    L.append("/* Activations with a parameter: X(op, cost class, unary op u, value v): with the")
-    L.append(" * parameter equal to v the op is u, and the call runs u's kernel. */")
+    L.append("/* Activations with a parameter: X(op, cost class, unary op u, value v): v is the")
+    L.append(" * parameter's default; with the parameter equal to v the op is u, and the call runs")
+    L.append(" * u's kernel (u = none: no such op, every call runs the op's own kernel). */")
     L.append("#define ACTK_FOR_EACH_PARAM(X, ...) \\")
     L.append(" \\\n".join("  X(%s, ACTK_COST_%s, %s, %s, __VA_ARGS__)" % (
-        o["name"], o["cost"], o["param"]["unary"], o["param"]["value"]) for o in t.of_shape("param")))
+        o["name"], o["cost"], o["param"].get("unary", "none"), o["param"]["value"])
+        for o in t.of_shape("param")))
     L.append("")
     L.append("/* Bias + activation: X(op, unary f, cost class). */")
     L.append("#define ACTK_FOR_EACH_BIAS(X, ...) \\")
@@ -267,10 +270,12 @@ def gen_kernels(t):
         m = t.math(o, ti, ty)
         if o["shape"] == "unary":
             L.append("ACTK_UNARY_KERNEL(%s, %s, %s, %s)" % (k, m, ty["name"], ty["ctype"]))
-        elif o["shape"] == "param":
+        elif o["shape"] == "param" and "unary" in o["param"]:
             u = t.by_name[o["param"]["unary"]]
             L.append("ACTK_PARAM_KERNEL(%s, %s, %s, %s, %s, %s)" % (
                 k, t.kname(u, ti, ty), o["param"]["value"], m, ty["name"], ty["ctype"]))
+        elif o["shape"] == "param":
+            L.append("ACTK_PARAM_KERNEL_OWN(%s, %s, %s, %s)" % (k, m, ty["name"], ty["ctype"]))
         else:
             L.append("ACTK_BIAS_KERNEL(%s, %s, %s, %s, %s, %s)" % (
                 k, t.kname(o, ti, ty, "_nanrow"), t.kname(o, ti, ty, "_row"), m, ty["name"], ty["ctype"]))
@@ -433,7 +438,8 @@ def gen_catalog(t):
                   ".ref = actk_ref_%s" % o["name"], ".xref = &actk_xref_%s" % o["name"]]
         elif o["shape"] == "param":
             f += [".ref_param = actk_ref_%s" % o["name"], ".xref = &actk_xref_%s" % o["name"],
-                  ".unary_of = \"%s\"" % o["param"]["unary"], ".unary_alpha = %s" % o["param"]["value"]]
+                  ".unary_of = %s" % ('"%s"' % o["param"]["unary"] if "unary" in o["param"] else "NULL"),
+                  ".unary_alpha = %s" % o["param"]["value"]]
         else:
             a = o["activation"]
             f += [".ref = actk_ref_%s" % a, ".xref = &actk_xref_%s" % a, ".activation = \"%s\"" % a]
@@ -675,9 +681,11 @@ def gen_readme(t, text):
                     "y[r][j] = %s(x[r][j]) * x[r][d + j] |" % (o["name"], o["activation"]))
     rows.append("| `actk_rope_f32(pool, desc, x, position_ids, cos, sin, y)` | rotary embedding, see [RoPE](#rope) |")
     text = splice(text, API_BEGIN, API_END, API_BEGIN + "\n" + "\n".join(rows) + "\n" + API_END, "README.md")
-    # a row per unary op in every accuracy table: a new op's reads "-"
+    # a row per unary op in every accuracy table, and per param op that equals no unary op
+    # (elu: measured at its default value): a new op's reads "-"
     out, lines, i = [], text.split("\n"), 0
     unary = [o["name"] for o in t.of_shape("unary")]
+    unary += [o["name"] for o in t.of_shape("param") if "unary" not in o["param"]]
     while i < len(lines):
         out.append(lines[i])
         m = re.match(r"<!-- accuracy: (.*) -->", lines[i])

@@ -297,6 +297,8 @@ static int sweep_one(const actk_op_info *op, float alpha, const actk_impl *impl,
     snprintf(label, sizeof label, "%s(%g)", op->name, (double)alpha);
   else
     snprintf(label, sizeof label, "%s", op->name);
+  /* README's row of a param op is at its default alpha (elu), named as the op */
+  const char *row = op->shape == ACTK_SHAPE_PARAM && alpha == op->unary_alpha ? op->name : label;
   printf("%-10s %-8s %-6s inputs=%" PRIu64 " max_ulp=%.3f at x=%a (%.9g) y=", label, op->tier_name,
          impl->facts.name, j.count, all.max_err, (double)xm, (double)xm);
   float ym;
@@ -325,10 +327,10 @@ static int sweep_one(const actk_op_info *op, float alpha, const actk_impl *impl,
     snprintf(pct, sizeof pct, "%.2f%%",
              100.0 * (double)all.correct / (double)(total + all.failures));
     if (op->bound_rel > 0)
-      printf("  readme: | %s | %.4g (2^%.2f) | %.9g | %s | %.3f |\n", label, all.max_rel,
+      printf("  readme: | %s | %.4g (2^%.2f) | %.9g | %s | %.3f |\n", row, all.max_rel,
              log2(all.max_rel), (double)xw, pct, all.max_err);
     else
-      printf("  readme: | %s | %.3f | %.9g | %s | %" PRIu64 " |\n", label, all.max_err, (double)xw,
+      printf("  readme: | %s | %.3f | %.9g | %s | %" PRIu64 " |\n", row, all.max_err, (double)xw,
              pct, over1);
   }
   if (j.mono) {
@@ -385,6 +387,8 @@ static int sweep16_one(const actk_op_info *op, float alpha, const actk_impl *imp
     snprintf(label, sizeof label, "%s(%g)", op->name, (double)alpha);
   else
     snprintf(label, sizeof label, "%s", op->name);
+  /* README's row of a param op is at its default alpha (elu), named as the op */
+  const char *row = op->shape == ACTK_SHAPE_PARAM && alpha == op->unary_alpha ? op->name : label;
   int ok = !unfaithful && !nan_bad && !mismatches;
   printf("%-10s %-8s %-4s %-6s all 65536: max %.3f ULP of %s at x=0x%04x (%.6g); %.2f%% correctly "
          "rounded; %" PRIu64 " not faithful; %" PRIu64 " NaNs wrong %s\n",
@@ -395,7 +399,7 @@ static int sweep16_one(const actk_op_info *op, float alpha, const actk_impl *imp
            vs ? vs->facts.name : "-", vs ? y2[first_bad] : 0);
   if (vs) printf("  vs %s: %" PRIu64 " results differ in bits\n", vs->facts.name, mismatches);
   if (readme)
-    printf("  readme: | %s | %.3f | %.6g | %.2f%% |\n", label, worst, actk_fmt16_value(f, worst_at),
+    printf("  readme: | %s | %.3f | %.6g | %.2f%% |\n", row, worst, actk_fmt16_value(f, worst_at),
            share);
   free(x);
   free(y);

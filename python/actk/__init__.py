@@ -888,8 +888,9 @@ for _op, _doc in UNARY_OPS.items():
     globals()[_op] = _unary(_op, _doc)
 
 
-def _swish():
-    fns = _fns("swish")
+def _param(op, doc):
+    """The binding of param op op (swish, elu): f(x, alpha, ...)."""
+    fns = _fns(op)
     ndarray, empty, by_dtype, names, storage = _ndarray, _empty, _BY_DTYPE, _DTYPE_NAMES, _STORAGE
     vp_at, head, ca, caw, hot = _vp_at, _HEAD, _CA, _CAW, _HOT
 
@@ -901,13 +902,13 @@ def _swish():
         y = _out_for(x, out, t)
         with _PoolUse(pool) as h:
             _check(
-                _C["swish", t, tier](h, _ptr(x), _ptr(y), x.size, alpha),
-                _c_name("swish", t, tier),
+                _C[op, t, tier](h, _ptr(x), _ptr(y), x.size, alpha),
+                _c_name(op, t, tier),
             )
         return y
 
-    def swish(x, alpha=1.0, out=None, pool=None, fast=False, dtype=None):
-        """x * sigmoid(alpha x) (actk_swish_<type>[_fast]). alpha: a real number
+    def f(x, alpha=1.0, out=None, pool=None, fast=False, dtype=None):
+        """(actk_<op>_<type>[_fast]). alpha: a real number
         (int, float, a numpy integer or floating scalar; a str, bool or None is a
         TypeError), rounded to a C float first (the library takes a float).
         Otherwise as gelu()."""
@@ -943,15 +944,17 @@ def _swish():
                 if n:
                     st = fns[t][fast](None, vp_at(id(x) + head), vp_at(id(y) + head), n, alpha)
                     if st:
-                        _failed(st, "swish", t, fast)
+                        _failed(st, op, t, fast)
                     return y
         return checked(x, alpha, out, pool, fast, dtype)
 
-    return swish
+    f.__doc__ = "%s %s" % (doc, f.__doc__.replace("<op>", op))
+    f.__name__ = f.__qualname__ = op
+    return f
 
 
-swish = _swish()
-swish.__qualname__ = "swish"
+for _op, _doc in PARAM_OPS.items():
+    globals()[_op] = _param(_op, _doc)
 
 
 def _bias(op):

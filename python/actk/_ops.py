@@ -17,6 +17,7 @@ UNARY_OPS = {  # name -> what it computes
 }
 PARAM_OPS = {  # name -> what it computes
     "swish": "x * sigmoid(alpha x), alpha x formed exactly",
+    "elu": "x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation)",
 }
 BIAS_OPS = {  # name -> its activation
     "bias_gelu": "gelu",

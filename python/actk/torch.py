@@ -29,7 +29,7 @@ import torch
 
 from . import _ops
 
-__all__ = ["GELU", "SiLU", "Sigmoid", "Tanh", "QuickGELU", "Softplus", "Swish", "replace", "extension_path",
+__all__ = ["GELU", "SiLU", "Sigmoid", "Tanh", "QuickGELU", "Softplus", "Swish", "ELU", "replace", "extension_path",
            "host_calls"] + [op + s for op in list(_ops.UNARY_OPS) + list(_ops.PARAM_OPS)
                             + list(_ops.BIAS_OPS) for s in ("", "_")]
 
@@ -306,6 +306,22 @@ class Swish(torch.nn.Module):
         return "alpha=%s, fast=%s, inplace=%s" % (self.alpha, self.fast, self.inplace)
 
 
+class ELU(torch.nn.Module):
+    """torch.nn.ELU: x for x > 0, alpha (e^x - 1) otherwise."""
+
+    def __init__(self, alpha: float = 1.0, fast: bool = False, inplace: bool = False):
+        super().__init__()
+        self.alpha, self.fast, self.inplace = float(alpha), bool(fast), bool(inplace)
+
+    def forward(self, x):
+        if self.inplace:
+            return torch.ops.actk.elu_(x, self.alpha, self.fast)
+        return torch.ops.actk.elu(x, self.alpha, self.fast)
+
+    def extra_repr(self):
+        return "alpha=%s, fast=%s, inplace=%s" % (self.alpha, self.fast, self.inplace)
+
+
 # torch.nn type -> its actk module. inplace only where the original was in
 # place (torch.nn.SiLU(inplace=True)): the model already lets it write its input.
 _SWAPS = {
@@ -314,11 +330,13 @@ _SWAPS = {
     torch.nn.Sigmoid: lambda m, fast: Sigmoid(fast=fast),
     torch.nn.Tanh: lambda m, fast: Tanh(fast=fast),
     torch.nn.Softplus: _softplus_swap,  # None: not swapped (see Softplus)
+    torch.nn.ELU: lambda m, fast: ELU(
+        m.alpha, fast=fast, inplace=bool(getattr(m, "inplace", False))),
 }
 
 
 def replace(model, fast=False, verbose=False):
-    """Swaps, in place, every torch.nn.GELU, SiLU, Sigmoid and Tanh submodule of
+    """Swaps, in place, every torch.nn.GELU, SiLU, Sigmoid, Tanh and ELU submodule of
     model (exact types, not subclasses) for actk's, and every torch.nn.Softplus
     with beta = 1 and threshold >= 14.55609 (the others compute something else). Returns the list of what it
     swapped, (qualified name, old module, new module) in the model's order;

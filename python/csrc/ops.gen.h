@@ -190,6 +190,23 @@ static at::Tensor &op_swish_out(const at::Tensor &x, double a, bool fast, at::Te
   return param_out("swish", k_swish, x, a, fast, out);
 }
 
+static actk_status k_elu(actk_pool *p, Dt t, bool fast, const void *x, void *y, size_t n, float a) {
+  switch (t) {
+  case Dt::f32:
+    return fast ? actk_elu_f32_fast(p, static_cast<const float *>(x), static_cast<float *>(y), n, a) : actk_elu_f32(p, static_cast<const float *>(x), static_cast<float *>(y), n, a);
+  case Dt::f16:
+    return fast ? actk_elu_f16_fast(p, static_cast<const actk_f16 *>(x), static_cast<actk_f16 *>(y), n, a) : actk_elu_f16(p, static_cast<const actk_f16 *>(x), static_cast<actk_f16 *>(y), n, a);
+  case Dt::bf16:
+    return fast ? actk_elu_bf16_fast(p, static_cast<const actk_bf16 *>(x), static_cast<actk_bf16 *>(y), n, a) : actk_elu_bf16(p, static_cast<const actk_bf16 *>(x), static_cast<actk_bf16 *>(y), n, a);
+  }
+  return ACTK_ERR_INVALID_ARGUMENT;
+}
+static at::Tensor op_elu(const at::Tensor &x, double a, bool fast) { return param("elu", k_elu, x, a, fast); }
+static at::Tensor &op_elu_(at::Tensor &x, double a, bool fast) { return param_("elu", k_elu, x, a, fast); }
+static at::Tensor &op_elu_out(const at::Tensor &x, double a, bool fast, at::Tensor &out) {
+  return param_out("elu", k_elu, x, a, fast, out);
+}
+
 static actk_status k_bias_gelu(actk_pool *p, Dt t, bool fast, const void *x, const void *b, size_t w, void *y, size_t n) {
   switch (t) {
   case Dt::f32:
@@ -359,6 +376,9 @@ TORCH_LIBRARY(actk, m) {
   m.def("swish(Tensor x, float alpha=1.0, bool fast=False) -> Tensor");
   m.def("swish_(Tensor(a!) x, float alpha=1.0, bool fast=False) -> Tensor(a!)");
   m.def("swish.out(Tensor x, float alpha=1.0, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("elu(Tensor x, float alpha=1.0, bool fast=False) -> Tensor");
+  m.def("elu_(Tensor(a!) x, float alpha=1.0, bool fast=False) -> Tensor(a!)");
+  m.def("elu.out(Tensor x, float alpha=1.0, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
   m.def("bias_gelu(Tensor x, Tensor bias, bool fast=False) -> Tensor");
   m.def("bias_gelu_(Tensor(a!) x, Tensor bias, bool fast=False) -> Tensor(a!)");
   m.def("bias_gelu.out(Tensor x, Tensor bias, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
@@ -418,6 +438,9 @@ TORCH_LIBRARY_IMPL(actk, CPU, m) {
   m.impl("swish", actk_torch::op_swish);
   m.impl("swish_", actk_torch::op_swish_);
   m.impl("swish.out", actk_torch::op_swish_out);
+  m.impl("elu", actk_torch::op_elu);
+  m.impl("elu_", actk_torch::op_elu_);
+  m.impl("elu.out", actk_torch::op_elu_out);
   m.impl("bias_gelu", actk_torch::op_bias_gelu);
   m.impl("bias_gelu_", actk_torch::op_bias_gelu_);
   m.impl("bias_gelu.out", actk_torch::op_bias_gelu_out);

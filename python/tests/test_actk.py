@@ -112,6 +112,15 @@ def ref_softplus(x):
     return np.logaddexp(0.0, _d(x))
 
 
+def ref_elu(x, alpha=1.0):
+    """x for x > 0, alpha (e^x - 1) otherwise: numpy's expm1 in double has no cancellation
+    near 0, and alpha * expm1(x) keeps the signs of zero (alpha * +-0) and the limit -alpha."""
+    x = _d(x)
+    alpha = float(np.float32(alpha))
+    with np.errstate(invalid="ignore"):
+        return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0.0)))
+
+
 def ulp_error(y, r):
     """|y - r| / ulp(r), ulp(r) = 2^(max(floor(log2|r|), -126) - 23); inf when
     NaN-ness, infinities or signs (zeros included) disagree (as
@@ -147,6 +156,9 @@ OPS = {
     "hardsigmoid": (actk.hardsigmoid, ref_hardsigmoid),
     "hardswish": (actk.hardswish, ref_hardswish),
     "softplus": (actk.softplus, ref_softplus),
+    "elu": (actk.elu, ref_elu),
+    "elu(0.5)": (lambda x, **k: actk.elu(x, 0.5, **k), lambda x: ref_elu(x, 0.5)),
+    "elu(-2.25)": (lambda x, **k: actk.elu(x, -2.25, **k), lambda x: ref_elu(x, -2.25)),
     "swish(0.5)": (lambda x, **k: actk.swish(x, 0.5, **k), lambda x: ref_swish(x, 0.5)),
     "swish(2.25)": (lambda x, **k: actk.swish(x, 2.25, **k), lambda x: ref_swish(x, 2.25)),
     "swish(1.702)": (

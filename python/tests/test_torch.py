@@ -295,6 +295,24 @@ def test_softplus_module_and_replace():
     torch.testing.assert_close(got, want, rtol=3e-7, atol=2.0**-148, equal_nan=True)
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("fast", [False, True])
+def test_elu_module_and_replace(dtype, fast):
+    """actk.torch.ELU gives the C function's bits (through the numpy binding) at torch.nn.ELU's
+    alpha, and replace() swaps torch.nn.ELU for it, alpha and inplace kept."""
+    x = sample(dtype)
+    for alpha in (1.0, 0.5, 2.25):
+        assert same_bits(at.ELU(alpha, fast=fast)(x), numpy_ref("elu", x, fast, alpha))
+    model = torch.nn.Sequential(torch.nn.ELU(0.5), torch.nn.ELU(inplace=True)).eval()
+    want = numpy_ref("elu", numpy_ref("elu", x, fast, 0.5), fast, 1.0)
+    swapped = at.replace(model, fast=fast)
+    assert [n for n, _, _ in swapped] == ["0", "1"]
+    assert isinstance(model[0], at.ELU) and model[0].alpha == 0.5 and not model[0].inplace
+    assert model[1].alpha == 1.0 and model[1].inplace
+    with torch.no_grad():
+        assert same_bits(model(x.clone()), want)
+
+
 def test_replace_fast_and_verbose(capsys):
     model = torch.nn.Sequential(torch.nn.SiLU(), torch.nn.SiLU())
     swapped = at.replace(model, fast=True, verbose=True)

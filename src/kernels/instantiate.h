@@ -84,26 +84,34 @@
 
 /* ---- with a parameter: y = f(x, alpha); alpha == v runs unary op u ---- */
 
+/* The loop over x with alpha splatted (shared by both forms below). */
+#define ACTK_PARAM_LOOP(fn, type, T)                                                               \
+  const T *x = (const T *)xv;                                                                      \
+  T *y = (T *)yv;                                                                                  \
+  const vf va = vf_splat(alpha);                                                                   \
+  size_t i = 0;                                                                                    \
+  if (ACTK_PAIR(type))                                                                             \
+    for (; i + 2 * VLEN <= n; i += 2 * VLEN) {                                                     \
+      vf a, b;                                                                                     \
+      ACTK_LOAD_PAIR(type, x + i, &a, &b);                                                         \
+      ACTK_STORE_PAIR(type, y + i, fn(a, va), fn(b, va));                                          \
+    }                                                                                              \
+  for (; i + VLEN <= n; i += VLEN) vf_store_##type##_q(y + i, fn(vf_load_##type(x + i), va));      \
+  if (VLEN > 1 && i < n)                                                                           \
+    vf_store_first_##type##_q(y + i, n - i, fn(vf_load_first_##type(x + i, n - i), va));
+
 #define ACTK_PARAM_KERNEL(name, uname, v, fn, type, T)                                             \
   static void name(const void *xv, void *yv, size_t n, float alpha) {                              \
     if (alpha == (v)) {                                                                            \
       uname(xv, yv, n);                                                                            \
       return;                                                                                      \
     }                                                                                              \
-    const T *x = (const T *)xv;                                                                    \
-    T *y = (T *)yv;                                                                                \
-    const vf va = vf_splat(alpha);                                                                 \
-    size_t i = 0;                                                                                  \
-    if (ACTK_PAIR(type))                                                                           \
-      for (; i + 2 * VLEN <= n; i += 2 * VLEN) {                                                   \
-        vf a, b;                                                                                   \
-        ACTK_LOAD_PAIR(type, x + i, &a, &b);                                                       \
-        ACTK_STORE_PAIR(type, y + i, fn(a, va), fn(b, va));                                        \
-      }                                                                                            \
-    for (; i + VLEN <= n; i += VLEN) vf_store_##type##_q(y + i, fn(vf_load_##type(x + i), va));    \
-    if (VLEN > 1 && i < n)                                                                         \
-      vf_store_first_##type##_q(y + i, n - i, fn(vf_load_first_##type(x + i, n - i), va));         \
+    ACTK_PARAM_LOOP(fn, type, T)                                                                   \
   }
+
+/* A param op that equals no unary op at any value (elu): always its own kernel. */
+#define ACTK_PARAM_KERNEL_OWN(name, fn, type, T)                                                   \
+  static void name(const void *xv, void *yv, size_t n, float alpha) { ACTK_PARAM_LOOP(fn, type, T) }
 
 /* ---- bias: y = f(x + bias[i % width]) ---- */
 

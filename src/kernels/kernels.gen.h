@@ -22,6 +22,8 @@
 #include "../math/hardsigmoid_fast.h"
 #include "../math/softplus.h"
 #include "../math/softplus_fast.h"
+#include "../math/elu.h"
+#include "../math/elu_fast.h"
 #include "../math/bias.h"
 #include "../math/bias16.h"
 #include "../math/gated.h"
@@ -93,6 +95,12 @@ ACTK_PARAM_KERNEL(k_swish_bf16_accurate, k_silu_bf16_accurate, 1.0f, swish_v_bf1
 ACTK_PARAM_KERNEL(k_swish_f32_fast, k_silu_f32_fast, 1.0f, swish_fast_v, f32, float)
 ACTK_PARAM_KERNEL(k_swish_f16_fast, k_silu_f16_fast, 1.0f, swish16_v, f16, actk_f16)
 ACTK_PARAM_KERNEL(k_swish_bf16_fast, k_silu_bf16_fast, 1.0f, swish16_v, bf16, actk_bf16)
+ACTK_PARAM_KERNEL_OWN(k_elu_f32_accurate, elu_v, f32, float)
+ACTK_PARAM_KERNEL_OWN(k_elu_f16_accurate, elu_v_f16, f16, actk_f16)
+ACTK_PARAM_KERNEL_OWN(k_elu_bf16_accurate, elu_v_bf16, bf16, actk_bf16)
+ACTK_PARAM_KERNEL_OWN(k_elu_f32_fast, elu_fast_v, f32, float)
+ACTK_PARAM_KERNEL_OWN(k_elu_f16_fast, elu_fast_v, f16, actk_f16)
+ACTK_PARAM_KERNEL_OWN(k_elu_bf16_fast, elu_fast_v, bf16, actk_bf16)
 ACTK_BIAS_KERNEL(k_bias_gelu_f32_accurate, k_bias_gelu_nanrow_f32_accurate, k_bias_gelu_row_f32_accurate, gelu_v, f32, float)
 ACTK_BIAS_KERNEL(k_bias_gelu_f16_accurate, k_bias_gelu_nanrow_f16_accurate, k_bias_gelu_row_f16_accurate, gelu_sum_v16, f16, actk_f16)
 ACTK_BIAS_KERNEL(k_bias_gelu_bf16_accurate, k_bias_gelu_nanrow_bf16_accurate, k_bias_gelu_row_bf16_accurate, gelu_sum_v16, bf16, actk_bf16)
@@ -140,7 +148,8 @@ ACTK_GATED_KERNEL(k_geglu_tanh_bf16_fast, gelu_tanh16_v, bf16, actk_bf16)
     [ACTK_UNARY_softplus] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_softplus_f32_accurate, [ACTK_TYPE_f16] = k_softplus_f16_accurate, [ACTK_TYPE_bf16] = k_softplus_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_softplus_f32_fast, [ACTK_TYPE_f16] = k_softplus_f16_fast, [ACTK_TYPE_bf16] = k_softplus_bf16_fast}} \
   }, \
   .param = { \
-    [ACTK_PARAM_swish] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_swish_f32_accurate, [ACTK_TYPE_f16] = k_swish_f16_accurate, [ACTK_TYPE_bf16] = k_swish_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_swish_f32_fast, [ACTK_TYPE_f16] = k_swish_f16_fast, [ACTK_TYPE_bf16] = k_swish_bf16_fast}} \
+    [ACTK_PARAM_swish] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_swish_f32_accurate, [ACTK_TYPE_f16] = k_swish_f16_accurate, [ACTK_TYPE_bf16] = k_swish_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_swish_f32_fast, [ACTK_TYPE_f16] = k_swish_f16_fast, [ACTK_TYPE_bf16] = k_swish_bf16_fast}}, \
+    [ACTK_PARAM_elu] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_elu_f32_accurate, [ACTK_TYPE_f16] = k_elu_f16_accurate, [ACTK_TYPE_bf16] = k_elu_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_elu_f32_fast, [ACTK_TYPE_f16] = k_elu_f16_fast, [ACTK_TYPE_bf16] = k_elu_bf16_fast}} \
   }, \
   .bias = { \
     [ACTK_BIAS_bias_gelu] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_bias_gelu_f32_accurate, [ACTK_TYPE_f16] = k_bias_gelu_f16_accurate, [ACTK_TYPE_bf16] = k_bias_gelu_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_bias_gelu_f32_fast, [ACTK_TYPE_f16] = k_bias_gelu_f16_fast, [ACTK_TYPE_bf16] = k_bias_gelu_bf16_fast}}, \

@@ -22,6 +22,12 @@
 #define ACTK_FTANH_Q1 0x1.555632p-1f
 #define ACTK_FTANH_Q2 (-0x1.5704ep-2f)
 #define ACTK_FTANH_Q3 0x1.1138aep-3f
+/* e^r - 1 ~ r + r^2 (Q0 + r (Q1 + r (Q2 + r Q3))) on |r| <= ln2/2 (elu, expm1_fast.h): relative
+ * error 2^-21.1 */
+#define ACTK_FEXPM1_Q0 0x1.fffe6ep-2f
+#define ACTK_FEXPM1_Q1 0x1.555632p-3f
+#define ACTK_FEXPM1_Q2 0x1.5705bep-5f
+#define ACTK_FEXPM1_Q3 0x1.11392cp-7f
 /* erf(a): k = round(2 a), s = 2 a - k, y = V + s W(s), W of degree 4 in s (8 intervals of 1/2);
  * interval 0 V = s (W = erf(a)/s - 1), the others V = c0; fit errors (relative) 2^-24.6 -19.9 -24.0
  * -22.3 -25.4 -25.1 -25.4 -25.0; c0 raised by 0 9 10 7 7 8 4 ulp where the index steps; the clamp

@@ -25,6 +25,10 @@ EXPR_R = LN2 / 2 + 2.0 ** -12
 # |r| <= ln2/4 (+ the rounding of the index), Q of degree 3, relative error of p.
 TANH_R = LN2 / 4 + 2.0 ** -17
 TANH_QDEG = 3
+# elu: e^r - 1 = r + r^2 Q(r) on |r| <= ln2/2 (+ the rounding of the index and ln2 as one float),
+# Q of degree 3, relative error of e^r - 1 (n = 0 returns it as the result: no cancellation).
+EXPM1_R = LN2 / 2 + 2.0 ** -12
+EXPM1_QDEG = 3
 # erf: k = round(ERF_A a), s = ERF_A a - k, degree ERF_DEG in s per interval (8 intervals, the
 # last ends at the clamp). Interval 0: y = s + s W(s) (W = erf(a)/s - 1, relative accuracy to
 # subnormal a); the others y = c0 + s W(s), c0 a float near erf(k / ERF_A). Where the index
@@ -95,6 +99,21 @@ def tanh_coeffs():
            'relative error 2^%.1f */\n' % np.log2(e)]
     for k, v in enumerate(c):
         out.append('#define ACTK_FTANH_Q%d %s\n' % (k, mlit(v)))
+    return ''.join(out)
+
+
+def expm1_coeffs():
+    def pm(v):
+        return mp.expm1(mp.mpf(v))
+    def Qf(x):
+        return np.array([float((pm(v) - mp.mpf(v)) / mp.mpf(v) ** 2) for v in x])
+    def wt(x):
+        return np.array([float(mp.mpf(v) ** 2 / abs(pm(v))) for v in x])
+    c, e = fit(Qf, -EXPM1_R, EXPM1_R, list(range(EXPM1_QDEG + 1)), rel=False, err_scale=wt, m=3000)
+    out = ['/* e^r - 1 ~ r + r^2 (Q0 + r (Q1 + r (Q2 + r Q3))) on |r| <= ln2/2 (elu, expm1_fast.h): '
+           'relative error 2^%.1f */\n' % np.log2(e)]
+    for k, v in enumerate(c):
+        out.append('#define ACTK_FEXPM1_Q%d %s\n' % (k, mlit(v)))
     return ''.join(out)
 
 
@@ -272,6 +291,6 @@ def gelu_tanh_coeffs():
 
 
 if __name__ == '__main__':
-    body = (exp_floor_coeffs() + exp_round_coeffs() + tanh_coeffs() + erf_coeffs() +
+    body = (exp_floor_coeffs() + exp_round_coeffs() + tanh_coeffs() + expm1_coeffs() + erf_coeffs() +
             gelu_coeffs() + gelu_tanh_coeffs())
     write('coeffs_fast.h', 'ACTK_MATH_COEFFS_FAST_H', body, 'gen_fast.py')

@@ -134,6 +134,18 @@ extern "C" {
     pub fn actk_swish_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize, alpha: f32) -> actk_status;
     /// `x * sigmoid(alpha x), alpha x formed exactly`
     pub fn actk_swish_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize, alpha: f32) -> actk_status;
+    /// `x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation)`
+    pub fn actk_elu_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize, alpha: f32) -> actk_status;
+    /// `x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation)`
+    pub fn actk_elu_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize, alpha: f32) -> actk_status;
+    /// `x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation)`
+    pub fn actk_elu_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize, alpha: f32) -> actk_status;
+    /// `x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation)`
+    pub fn actk_elu_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize, alpha: f32) -> actk_status;
+    /// `x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation)`
+    pub fn actk_elu_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize, alpha: f32) -> actk_status;
+    /// `x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation)`
+    pub fn actk_elu_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize, alpha: f32) -> actk_status;
     /// `gelu(x[i] + bias[i mod width])`
     pub fn actk_bias_gelu_f32(pool: *mut actk_pool, x: *const f32, bias: *const f32, width: usize, y: *mut f32, n: usize) -> actk_status;
     /// `gelu(x[i] + bias[i mod width])`

@@ -27,6 +27,8 @@ pub trait Element: sealed::Sealed + Copy + 'static {
     #[doc(hidden)]
     unsafe fn raw_swish(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize, alpha: f32) -> c_int;
     #[doc(hidden)]
+    unsafe fn raw_elu(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize, alpha: f32) -> c_int;
+    #[doc(hidden)]
     unsafe fn raw_bias_gelu(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, bias: *const Self, width: usize, y: *mut Self, n: usize) -> c_int;
     #[doc(hidden)]
     unsafe fn raw_bias_gelu_tanh(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, bias: *const Self, width: usize, y: *mut Self, n: usize) -> c_int;
@@ -143,6 +145,15 @@ impl Element for f32 {
             match tier {
                 Tier::Accurate => sys::actk_swish_f32(pool, x as *const f32, y as *mut f32, n, alpha),
                 Tier::Fast => sys::actk_swish_f32_fast(pool, x as *const f32, y as *mut f32, n, alpha),
+            }
+        }
+    }
+    unsafe fn raw_elu(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize, alpha: f32) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_elu_f32(pool, x as *const f32, y as *mut f32, n, alpha),
+                Tier::Fast => sys::actk_elu_f32_fast(pool, x as *const f32, y as *mut f32, n, alpha),
             }
         }
     }
@@ -323,6 +334,15 @@ impl Element for half::f16 {
             }
         }
     }
+    unsafe fn raw_elu(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize, alpha: f32) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_elu_f16(pool, x as *const sys::actk_f16, y as *mut sys::actk_f16, n, alpha),
+                Tier::Fast => sys::actk_elu_f16_fast(pool, x as *const sys::actk_f16, y as *mut sys::actk_f16, n, alpha),
+            }
+        }
+    }
     unsafe fn raw_bias_gelu(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, bias: *const Self, width: usize, y: *mut Self, n: usize) -> c_int {
         // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
         unsafe {
@@ -497,6 +517,15 @@ impl Element for half::bf16 {
             match tier {
                 Tier::Accurate => sys::actk_swish_bf16(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, n, alpha),
                 Tier::Fast => sys::actk_swish_bf16_fast(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, n, alpha),
+            }
+        }
+    }
+    unsafe fn raw_elu(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize, alpha: f32) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_elu_bf16(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, n, alpha),
+                Tier::Fast => sys::actk_elu_bf16_fast(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, n, alpha),
             }
         }
     }
@@ -688,6 +717,16 @@ impl<'p> Call<'p> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_swish(self.tier, self.pool, p, p, xy.len(), alpha) })
     }
+    /// `x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation)`, for this call's tier and pool.
+    pub fn elu<T: Element>(&self, x: &[T], y: &mut [T], alpha: f32) -> Result<(), Error> {
+        check::same_len(x.len(), y.len())?;
+        status(unsafe { T::raw_elu(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), y.len(), alpha) })
+    }
+    /// `x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation)`, in place, for this call's tier and pool.
+    pub fn elu_inplace<T: Element>(&self, xy: &mut [T], alpha: f32) -> Result<(), Error> {
+        let p = xy.as_mut_ptr();
+        status(unsafe { T::raw_elu(self.tier, self.pool, p, p, xy.len(), alpha) })
+    }
     /// `gelu(x[i] + bias[i mod width])`, for this call's tier and pool.
     pub fn bias_gelu<T: Element>(&self, x: &[T], bias: &[T], y: &mut [T]) -> Result<(), Error> {
         check::same_len(x.len(), y.len())?;
@@ -839,6 +878,15 @@ pub fn swish_inplace<T: Element>(xy: &mut [T], alpha: f32) -> Result<(), Error> 
     Call::new().swish_inplace(xy, alpha)
 }
 
+/// `x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation)`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+pub fn elu<T: Element>(x: &[T], y: &mut [T], alpha: f32) -> Result<(), Error> {
+    Call::new().elu(x, y, alpha)
+}
+/// `x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation)`, in place: accurate tier, on the calling thread.
+pub fn elu_inplace<T: Element>(xy: &mut [T], alpha: f32) -> Result<(), Error> {
+    Call::new().elu_inplace(xy, alpha)
+}
+
 /// `gelu(x[i] + bias[i mod width])`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
 pub fn bias_gelu<T: Element>(x: &[T], bias: &[T], y: &mut [T]) -> Result<(), Error> {
     Call::new().bias_gelu(x, bias, y)
@@ -900,6 +948,7 @@ pub const OPS: &[(&str, &str)] = &[
     ("hardswish", "unary"),
     ("softplus", "unary"),
     ("swish", "param"),
+    ("elu", "param"),
     ("bias_gelu", "bias"),
     ("bias_gelu_tanh", "bias"),
     ("swiglu", "gated"),

@@ -153,6 +153,13 @@ fn swish() {
     check_param::<bf16>("swish", [sys::actk_swish_bf16, sys::actk_swish_bf16_fast], |c, x, y, a| c.swish(x, y, a), |c, xy, a| c.swish_inplace(xy, a));
 }
 
+#[test]
+fn elu() {
+    check_param::<f32>("elu", [sys::actk_elu_f32, sys::actk_elu_f32_fast], |c, x, y, a| c.elu(x, y, a), |c, xy, a| c.elu_inplace(xy, a));
+    check_param::<f16>("elu", [sys::actk_elu_f16, sys::actk_elu_f16_fast], |c, x, y, a| c.elu(x, y, a), |c, xy, a| c.elu_inplace(xy, a));
+    check_param::<bf16>("elu", [sys::actk_elu_bf16, sys::actk_elu_bf16_fast], |c, x, y, a| c.elu(x, y, a), |c, xy, a| c.elu_inplace(xy, a));
+}
+
 macro_rules! bias {
     ($op:ident, $inplace:ident, $f32:ident, $f32f:ident, $f16:ident, $f16f:ident, $bf16:ident, $bf16f:ident) => {
         #[test]
@@ -246,7 +253,7 @@ gated!(geglu_tanh, geglu_tanh_packed,
 fn every_op_is_tested() {
     let tested = [
         "erf", "tanh", "sigmoid", "silu", "quick_gelu", "gelu", "gelu_tanh", "hardsigmoid", "hardswish", "softplus",
-        "swish", "bias_gelu", "bias_gelu_tanh",
+        "swish", "elu", "bias_gelu", "bias_gelu_tanh",
         "swiglu", "swiglu_packed", "geglu", "geglu_packed", "geglu_tanh", "geglu_tanh_packed",
     ];
     let ops: Vec<&str> = actk::OPS.iter().map(|&(name, _)| name).collect();
