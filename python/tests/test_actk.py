@@ -118,7 +118,7 @@ def ref_elu(x, alpha=1.0):
     x = _d(x)
     alpha = float(np.float32(alpha))
     with np.errstate(invalid="ignore"):
-        return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0.0)))
+        return np.where(x > 0, x, alpha * np.expm1(np.where(x > 0, 0.0, x)))
 
 
 def ulp_error(y, r):
