@@ -269,8 +269,10 @@ class QuickGELU(_Unary):
 class Softplus(_Unary):
     """torch.nn.Softplus with beta = 1: log(1 + e^x), the mathematical function. torch's
     threshold shortcut (x itself above it, 20 by default) gives the same values for any
-    threshold >= 14.55609 (the last float where x + log1p(e^-x) does not round to x in
-    f32; the 16-bit types round to x earlier); replace() swaps only such modules."""
+    threshold from 14.55609 (the last float where x + log1p(e^-x) does not round to x in
+    f32; the 16-bit types round to x earlier) up to, not including, 88.72284: from there
+    torch's float exp overflows below the threshold and torch gives inf (actk: x).
+    replace() swaps only such modules."""
 
     def forward(self, x):
         if self.inplace:
@@ -280,12 +282,16 @@ class Softplus(_Unary):
 
 # the largest float x with softplus(x) != x in f32 (measured: every float above rounds to x)
 _SOFTPLUS_LAST = float.fromhex("0x1.d1cb7ep+3")  # 14.55609
+# the first float whose exp overflows in f32: torch's log1p(exp(x)) is inf from there up to
+# its threshold (torch 1.13, every dtype: the 16-bit types compute in float)
+_SOFTPLUS_TORCH_INF = float.fromhex("0x1.62e430p+6")  # 88.72284
 
 
 def _softplus_swap(m, fast):
-    # another beta is another function; a lower threshold returns x where f32 does not
+    # another beta is another function; a lower threshold returns x where f32 does not, a
+    # higher one gives inf where actk gives x
     beta, threshold = float(getattr(m, "beta", 1.0)), float(getattr(m, "threshold", 20.0))
-    if beta != 1.0 or not threshold >= _SOFTPLUS_LAST:
+    if beta != 1.0 or not _SOFTPLUS_LAST <= threshold < _SOFTPLUS_TORCH_INF:
         return None
     return Softplus(fast=fast)
 
@@ -338,7 +344,7 @@ _SWAPS = {
 def replace(model, fast=False, verbose=False):
     """Swaps, in place, every torch.nn.GELU, SiLU, Sigmoid, Tanh and ELU submodule of
     model (exact types, not subclasses) for actk's, and every torch.nn.Softplus
-    with beta = 1 and threshold >= 14.55609 (the others compute something else). Returns the list of what it
+    with beta = 1 and 14.55609 <= threshold < 88.72284 (the others compute something else). Returns the list of what it
     swapped, (qualified name, old module, new module) in the model's order;
     verbose=True prints it. The model itself, if it is an activation, is not
     replaced (its parent holds the reference)."""

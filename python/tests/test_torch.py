@@ -269,14 +269,21 @@ def test_softplus_module_and_replace():
     # torch.nn.Softplus (beta 1, threshold 20) is the mathematical function in f32: swapped;
     # another beta, or a threshold under 14.55609 (torch returns x where log1p(e^-x) still
     # counts), is not
+    # a threshold from 88.72284 up is not swapped either: torch's float exp overflows below it
+    # (inf where actk gives x), checked here against torch itself
+    big = torch.tensor([88.72283, 88.72284, 90.0])
+    assert torch.isinf(torch.nn.functional.softplus(big, threshold=100.0)[1:]).all()
+    assert not torch.isinf(at.softplus(big)).any()
     model = torch.nn.Sequential(
         torch.nn.Softplus(), torch.nn.Softplus(beta=2.0), torch.nn.Softplus(threshold=10.0),
         torch.nn.Softplus(threshold=14.5), torch.nn.Softplus(threshold=14.56),
+        torch.nn.Softplus(threshold=88.7228), torch.nn.Softplus(threshold=88.72284),
+        torch.nn.Softplus(threshold=float("inf")),
     ).eval()
     swapped = at.replace(model)
-    assert [n for n, _, _ in swapped] == ["0", "4"]
-    assert isinstance(model[0], at.Softplus) and isinstance(model[4], at.Softplus)
-    assert all(type(model[i]) is torch.nn.Softplus for i in (1, 2, 3))
+    assert [n for n, _, _ in swapped] == ["0", "4", "5"]
+    assert all(isinstance(model[i], at.Softplus) for i in (0, 4, 5))
+    assert all(type(model[i]) is torch.nn.Softplus for i in (1, 2, 3, 6, 7))
     # the threshold's bound, on both sides: x = 14.55609 is the last float where softplus(x)
     # differs from x, the next one is x itself
     last = torch.tensor([14.55609, 14.556091])
