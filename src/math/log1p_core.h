@@ -20,7 +20,8 @@
  * so f is u's own bits (no Fast2Sum of 1 + u is needed: its rounding never happens) and the
  * low part of u goes along as c = ul 2^-k, folded back as c / (1 + f) ~ c (1 - f + f^2)
  * (the rest, c f^3 / (1 + f), is up to c / 12 at f = 1/2, but c is itself about 2^-24 of u:
- * the exact c / (1 + f) measured 0.960 ULP against 0.980 for softplus's maximum). log(1 + f) = f + f^2 Q(f) with Q a minimax fit on
+ * the exact c / (1 + f) measured 0.960 ULP against 0.980 for softplus's maximum). log(1 + f) = f +
+ * f^2 Q(f) with Q a minimax fit on
  * [-1/4, 1/2] for the relative error of f + f^2 Q (Lawson's iteration, coefficients rounded to
  * float one at a time, the rest refitted): degree 9 for 2^-29.9 (accurate), degree 5 for
  * 2^-19.5 (fast). [-1/4, 1/2] is as wide as fdlibm's [sqrt(1/2) - 1, sqrt 2 - 1] (0.75
