@@ -16,22 +16,24 @@
  *             from a non-NaN x (alpha NaN and x <= 0, or alpha +-inf and x = +-0) is the
  *             default NaN, 0x7fc00000; alpha = +-inf and x < 0: -+inf.
  *
- * The common path (alpha finite and > 0, tested once per call: the test is loop-invariant) gets
- * every special right by construction: the x < 0 half is taken from the core with its sign bit
+ * The common path (alpha finite and >= 2^-100, tested once per call: the test is loop-invariant)
+ * gets every special right by construction: the x < 0 half is taken from the core with its sign bit
  * set (every such result is negative or -0: an underflow, a flush under the caller's FTZ, or a
  * zero sum of the fmas keep it so), the rest is x + -0 (x itself, zeros kept; a NaN quieted;
  * the clamp takes NaN second, so a NaN reaches no sign-dependent step). Any other alpha (NaN,
- * +-inf, zero or negative) rebuilds the lanes whose result is a zero or a NaN: alpha times a
- * stand-in for e^x - 1 with its sign and zeros, max(-1, x), gives the sign (or the NaN, made
- * the default one: its bits would depend on operand order). */
+ * +-inf, zero, negative or under 2^-100) rebuilds the lanes whose result is a zero or a NaN: alpha
+ * times a stand-in for e^x - 1 with its sign and zeros, max(-1, x), gives the sign (or the NaN,
+ * made the default one: its bits would depend on operand order). */
 #ifndef ACTK_MATH_ELU_H
 #define ACTK_MATH_ELU_H
 
 #include "expm1_core.h"
 
-/* alpha finite and > 0 (every lane: alpha is splatted) */
+/* alpha finite and >= 2^-100 (every lane: alpha is splatted): then alpha 2^n is a normal float
+ * for every n the cores reach (n >= -25), so exact. A smaller alpha takes the rare path. */
 ACTK_INLINE int elu_alpha_plain(vf alpha) {
-  return vm_all(vm_and(vm_lt(vf_splat(0.0f), alpha), vm_lt(alpha, vf_splat(__builtin_inff()))));
+  return vm_all(
+      vm_and(vm_le(vf_splat(0x1p-100f), alpha), vm_lt(alpha, vf_splat(__builtin_inff()))));
 }
 
 /* Another alpha: the x <= 0 half from ye with its zero and NaN lanes rebuilt (see above; ye * inf
@@ -41,6 +43,10 @@ ACTK_INLINE int elu_alpha_plain(vf alpha) {
  * exactly for x <= 0 (+0: -1; -0: INT32_MIN; negative NaNs included). */
 ACTK_INLINE vf elu_rare(vf x, vf alpha, vf ye) {
   const vf sign = vf_splat(-0.0f), dnan = vf_splat(__builtin_nanf(""));
+  /* at and below the clamp the result is -alpha exactly (e^x < 2^-25.2: alpha (1 - e^x) rounds
+   * to alpha for every alpha), which alpha 2^n, inexact for a tiny alpha, would miss (fuzz_bits:
+   * alpha 0x1.fffd06p-124 at -inf gave a float off by one) */
+  ye = vf_select(vm_le(x, vf_splat(ACTK_EXPM1_LO)), vf_xor(alpha, sign), ye);
   vf z = vf_mul(alpha, vf_max(vf_splat(-1.0f), x));
   vf zs = vf_select(vm_eq(ye, vf_splat(0.0f)), vf_and(z, sign), z);
   zs = vf_select(vm_isnan(z), dnan, zs);
