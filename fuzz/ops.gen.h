@@ -43,7 +43,9 @@ static const fuzz_op_id g_fuzz_op_ids[] = {
     {29, "hardsigmoid", "fast"},
     {30, "hardswish", "accurate"},
     {31, "hardswish", "fast"},
+    {32, "mish", "accurate"},
+    {33, "mish", "fast"},
 };
-#define FUZZ_N_OP_IDS 32 /* ids are 0 .. FUZZ_N_OP_IDS - 1 */
+#define FUZZ_N_OP_IDS 34 /* ids are 0 .. FUZZ_N_OP_IDS - 1 */
 
 #endif

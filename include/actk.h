@@ -310,6 +310,8 @@ ACTK_API actk_status actk_gelu_tanh_f32(actk_pool *pool, const float *x, float *
 ACTK_API actk_status actk_hardsigmoid_f32(actk_pool *pool, const float *x, float *y, size_t n);
 /* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN) */
 ACTK_API actk_status actk_hardswish_f32(actk_pool *pool, const float *x, float *y, size_t n);
+/* x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN) */
+ACTK_API actk_status actk_mish_f32(actk_pool *pool, const float *x, float *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
@@ -345,6 +347,8 @@ ACTK_API actk_status actk_gelu_tanh_f32_fast(actk_pool *pool, const float *x, fl
 ACTK_API actk_status actk_hardsigmoid_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
 /* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN) */
 ACTK_API actk_status actk_hardswish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+/* x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN) */
+ACTK_API actk_status actk_mish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
@@ -380,6 +384,8 @@ ACTK_API actk_status actk_gelu_tanh_f16(actk_pool *pool, const actk_f16 *x, actk
 ACTK_API actk_status actk_hardsigmoid_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN) */
 ACTK_API actk_status actk_hardswish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN) */
+ACTK_API actk_status actk_mish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
@@ -415,6 +421,8 @@ ACTK_API actk_status actk_gelu_tanh_f16_fast(actk_pool *pool, const actk_f16 *x,
 ACTK_API actk_status actk_hardsigmoid_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN) */
 ACTK_API actk_status actk_hardswish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN) */
+ACTK_API actk_status actk_mish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
@@ -450,6 +458,8 @@ ACTK_API actk_status actk_gelu_tanh_bf16(actk_pool *pool, const actk_bf16 *x, ac
 ACTK_API actk_status actk_hardsigmoid_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN) */
 ACTK_API actk_status actk_hardswish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN) */
+ACTK_API actk_status actk_mish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */
@@ -485,6 +495,8 @@ ACTK_API actk_status actk_gelu_tanh_bf16_fast(actk_pool *pool, const actk_bf16 *
 ACTK_API actk_status actk_hardsigmoid_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN) */
 ACTK_API actk_status actk_hardswish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN) */
+ACTK_API actk_status actk_mish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
 /* gelu(x[i] + bias[i mod width]) */

@@ -24,7 +24,8 @@
   X(gelu, ACTK_COST_EXPENSIVE, 0, __VA_ARGS__) \
   X(gelu_tanh, ACTK_COST_EXPENSIVE, 0, __VA_ARGS__) \
   X(hardsigmoid, ACTK_COST_LIGHT, ACTK_PROP_MONOTONE, __VA_ARGS__) \
-  X(hardswish, ACTK_COST_LIGHT, 0, __VA_ARGS__)
+  X(hardswish, ACTK_COST_LIGHT, 0, __VA_ARGS__) \
+  X(mish, ACTK_COST_MEDIUM, 0, __VA_ARGS__)
 
 /* Activations with a parameter: X(op, cost class, unary op u, value v): with the
  * parameter equal to v the op is u, and the call runs u's kernel. */
@@ -53,6 +54,7 @@ typedef enum {
   ACTK_UNARY_gelu_tanh,
   ACTK_UNARY_hardsigmoid,
   ACTK_UNARY_hardswish,
+  ACTK_UNARY_mish,
   ACTK_N_UNARY
 } actk_unary_id;
 typedef enum {

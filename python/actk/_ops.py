@@ -13,6 +13,7 @@ UNARY_OPS = {  # name -> what it computes
     "gelu_tanh": "0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))",
     "hardsigmoid": "relu6(x + 3) / 6 (PyTorch's Hardsigmoid)",
     "hardswish": "x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN)",
+    "mish": "x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)",
 }
 PARAM_OPS = {  # name -> what it computes
     "swish": "x * sigmoid(alpha x), alpha x formed exactly",

@@ -110,6 +110,18 @@ extern "C" {
     pub fn actk_hardswish_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
     /// `x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN)`
     pub fn actk_hardswish_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
+    /// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`
+    pub fn actk_mish_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
+    /// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`
+    pub fn actk_mish_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
+    /// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`
+    pub fn actk_mish_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
+    /// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`
+    pub fn actk_mish_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
+    /// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`
+    pub fn actk_mish_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
+    /// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`
+    pub fn actk_mish_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
     /// `x * sigmoid(alpha x), alpha x formed exactly`
     pub fn actk_swish_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize, alpha: f32) -> actk_status;
     /// `x * sigmoid(alpha x), alpha x formed exactly`

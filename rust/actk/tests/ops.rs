@@ -144,6 +144,7 @@ unary!(gelu, gelu_inplace, actk_gelu_f32, actk_gelu_f32_fast, actk_gelu_f16, act
 unary!(gelu_tanh, gelu_tanh_inplace, actk_gelu_tanh_f32, actk_gelu_tanh_f32_fast, actk_gelu_tanh_f16, actk_gelu_tanh_f16_fast, actk_gelu_tanh_bf16, actk_gelu_tanh_bf16_fast);
 unary!(hardsigmoid, hardsigmoid_inplace, actk_hardsigmoid_f32, actk_hardsigmoid_f32_fast, actk_hardsigmoid_f16, actk_hardsigmoid_f16_fast, actk_hardsigmoid_bf16, actk_hardsigmoid_bf16_fast);
 unary!(hardswish, hardswish_inplace, actk_hardswish_f32, actk_hardswish_f32_fast, actk_hardswish_f16, actk_hardswish_f16_fast, actk_hardswish_bf16, actk_hardswish_bf16_fast);
+unary!(mish, mish_inplace, actk_mish_f32, actk_mish_f32_fast, actk_mish_f16, actk_mish_f16_fast, actk_mish_bf16, actk_mish_bf16_fast);
 
 #[test]
 fn swish() {
@@ -244,7 +245,7 @@ gated!(geglu_tanh, geglu_tanh_packed,
 #[test]
 fn every_op_is_tested() {
     let tested = [
-        "erf", "tanh", "sigmoid", "silu", "quick_gelu", "gelu", "gelu_tanh", "hardsigmoid", "hardswish", "swish",
+        "erf", "tanh", "sigmoid", "silu", "quick_gelu", "gelu", "gelu_tanh", "hardsigmoid", "hardswish", "mish", "swish",
         "bias_gelu", "bias_gelu_tanh",
         "swiglu", "swiglu_packed", "geglu", "geglu_packed", "geglu_tanh", "geglu_tanh_packed",
     ];
