@@ -29,9 +29,10 @@ import torch
 
 from . import _ops
 
-__all__ = ["GELU", "SiLU", "Sigmoid", "Tanh", "QuickGELU", "Swish", "replace", "extension_path",
-           "host_calls"] + [op + s for op in list(_ops.UNARY_OPS) + list(_ops.PARAM_OPS)
-                            + list(_ops.BIAS_OPS) for s in ("", "_")]
+__all__ = ["GELU", "SiLU", "Sigmoid", "Tanh", "QuickGELU", "Mish", "Swish", "replace",
+           "extension_path", "host_calls"] + [op + s for op in list(_ops.UNARY_OPS)
+                                              + list(_ops.PARAM_OPS) + list(_ops.BIAS_OPS)
+                                              for s in ("", "_")]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -230,6 +231,15 @@ class QuickGELU(_Unary):
         return torch.ops.actk.quick_gelu(x, self.fast)
 
 
+class Mish(_Unary):
+    """torch.nn.Mish: x * tanh(softplus(x)) (-0 at -inf, the limit, where torch gives NaN)."""
+
+    def forward(self, x):
+        if self.inplace:
+            return torch.ops.actk.mish_(x, self.fast)
+        return torch.ops.actk.mish(x, self.fast)
+
+
 class Swish(torch.nn.Module):
     """x * sigmoid(alpha x) (alpha = 1: SiLU)."""
 
@@ -253,11 +263,12 @@ _SWAPS = {
     torch.nn.SiLU: lambda m, fast: SiLU(fast=fast, inplace=bool(getattr(m, "inplace", False))),
     torch.nn.Sigmoid: lambda m, fast: Sigmoid(fast=fast),
     torch.nn.Tanh: lambda m, fast: Tanh(fast=fast),
+    torch.nn.Mish: lambda m, fast: Mish(fast=fast, inplace=bool(getattr(m, "inplace", False))),
 }
 
 
 def replace(model, fast=False, verbose=False):
-    """Swaps, in place, every torch.nn.GELU, SiLU, Sigmoid and Tanh submodule of
+    """Swaps, in place, every torch.nn.GELU, SiLU, Sigmoid, Tanh and Mish submodule of
     model (exact types, not subclasses) for actk's. Returns the list of what it
     swapped, (qualified name, old module, new module) in the model's order;
     verbose=True prints it. The model itself, if it is an activation, is not
