@@ -329,10 +329,9 @@ const named_kernel16 onednn_f16_table[] = {
 };
 
 const named_kernel onednn_table[] = {
-    {"tanh", k<0>},       {"sigmoid", k<1>},        {"silu", k<2>},
-    {"quick_gelu", k<3>}, {"gelu", k<4>},           {"gelu_tanh", k<5>},
-    {"bias_gelu", k<6>},  {"bias_gelu_tanh", k<7>}, {"hardswish", k<8>},
-    {"mish", k<9>},
+    {"tanh", k<0>},      {"sigmoid", k<1>},   {"silu", k<2>},      {"quick_gelu", k<3>},
+    {"gelu", k<4>},      {"gelu_tanh", k<5>}, {"bias_gelu", k<6>}, {"bias_gelu_tanh", k<7>},
+    {"hardswish", k<8>}, {"mish", k<9>},
 };
 } // namespace
 
