@@ -241,8 +241,9 @@ static void mish_approx(actk_xval *t) {
   if (fabs(x) < 0x1p-20) {
     /* mish(x) = 0.6x + 0.32x^2 - 0.016x^3 + ...: 0.6x is a float wherever x's significand is
      * a multiple of 5, and t a hair off it, which the composition cannot see. hi = fl(3x/5)
-     * (exact: hi), its exact rest r/5, r = 3x - 5 hi by one fma, and the x^2 term; the tail,
-     * alternating and falling, is under 0.02|x|^3 */
+     * (3x is exact, 26 bits; hi is not 3x/5 itself unless 5 divides x's significand), its
+     * exact rest r/5, r = 3x - 5 hi by one exact fma (|r| <= 2.5 ulp(hi)), and the x^2 term;
+     * the tail (-0.016x^3 - 0.0459x^4 ..., not alternating for x > 0) is under 0.02|x|^3 */
     const double hi = 3 * x / 5, r = fma(-5.0, hi, 3 * x);
     return set_asym(t, hi, r / 5 + 0.32 * x * x, 0, sign_of(x),
                     0.02 * fabs(x * x * x) + 0x1p-100 * fabs(hi));

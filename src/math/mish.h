@@ -12,10 +12,14 @@
  * (n / (n + 2) halved, or divided by u^2 / 2). v = vh + vl comes as a pair (vl: vh's exact
  * rounding error), 1 + v and D = (1 + v) + h by Fast2Sum (v <= 2 and 1 + v >= h, so the
  * order is fixed), A = v + h by Fast2Sum too; q = A / D = q0 + ql with one division (its
- * reciprocal serves twice: q0 = A inv, then the remainder A - q0 D, exact by an fma, with
- * the low parts, times inv), and y = x q0 + x ql is one fma: one rounding of a q good to
- * about 2^-24 h / D. The rounding of h itself is the one left out (h <= 2, D >= 1 + h: at
- * most 0.4 2^-24 relative, at x = 0+; recovering it cost 7% and bought 0.2 ULP).
+ * reciprocal serves twice: q0 = A inv, then the remainder A - q0 D by an fma (exact but on
+ * 0.1-0.3% of operands, where q0 is up to 2 ulps off and the remainder needs 25 bits: about
+ * 2^-48 of q), with the low parts, times inv), and y = x q0 + x ql is one fma. Left out:
+ * h is formed from vh alone, so both its rounding and the cross term vh vl of (vh + vl)^2/2
+ * (up to 2^-23 of h) are lost, worst near x = 0.35 (v ~ sqrt 2): up to about 0.71 ULP
+ * (recovering the rounding cost 7%); exp's own error (r's and p's roundings, the polynomial's
+ * 2^-28.3) passes into q about 1:1 for x < 0. A first-order budget gives 1.375 ULP (x >= 0, at
+ * x ~ 0.347) and 1.29 (x < 0, at x ~ -1.04), under the 2 ULP bound (review, 2026-12-02).
  * Tails: for x < 0, mish ~ x e^x; below x = -69 (e^x < 2^-99.5) e is formed at 2^max(n, -100)
  * and the rest of 2^n is applied at the end (scale_down: a subnormal result rounds once more),
  * where A / D = e (1 - e/2 + ...) is e to 2^-100 either way. |x| is clamped at 193.5 =
