@@ -324,19 +324,19 @@ const named_kernel16 onednn_bf16_table[] = {
     {"tanh", k_bf16<0>},       {"sigmoid", k_bf16<1>},        {"silu", k_bf16<2>},
     {"quick_gelu", k_bf16<3>}, {"gelu", k_bf16<4>},           {"gelu_tanh", k_bf16<5>},
     {"bias_gelu", k_bf16<6>},  {"bias_gelu_tanh", k_bf16<7>}, {"hardswish", k_bf16<8>},
-    {"softplus", k_bf16<9>},   {"elu", k_bf16<10>}, {"mish", k_bf16<11>},
+    {"softplus", k_bf16<9>},   {"elu", k_bf16<10>},           {"mish", k_bf16<11>},
 };
 const named_kernel16 onednn_f16_table[] = {
     {"tanh", k_f16<0>},       {"sigmoid", k_f16<1>},        {"silu", k_f16<2>},
     {"quick_gelu", k_f16<3>}, {"gelu", k_f16<4>},           {"gelu_tanh", k_f16<5>},
     {"bias_gelu", k_f16<6>},  {"bias_gelu_tanh", k_f16<7>}, {"hardswish", k_f16<8>},
-    {"softplus", k_f16<9>},   {"elu", k_f16<10>}, {"mish", k_f16<11>},
+    {"softplus", k_f16<9>},   {"elu", k_f16<10>},           {"mish", k_f16<11>},
 };
 
 const named_kernel onednn_table[] = {
     {"tanh", k<0>},      {"sigmoid", k<1>},   {"silu", k<2>},      {"quick_gelu", k<3>},
     {"gelu", k<4>},      {"gelu_tanh", k<5>}, {"bias_gelu", k<6>}, {"bias_gelu_tanh", k<7>},
-    {"hardswish", k<8>}, {"softplus", k<9>},  {"elu", k<10>}, {"mish", k<11>},
+    {"hardswish", k<8>}, {"softplus", k<9>},  {"elu", k<10>},      {"mish", k<11>},
 };
 } // namespace
 
