@@ -61,6 +61,12 @@ ABI_SIG(actk_softplus_bf16, actk_status, (actk_pool *, const actk_bf16 *, actk_b
 ABI_SIG(actk_softplus_f32_fast, actk_status, (actk_pool *, const float *, float *, size_t));
 ABI_SIG(actk_softplus_f16_fast, actk_status, (actk_pool *, const actk_f16 *, actk_f16 *, size_t));
 ABI_SIG(actk_softplus_bf16_fast, actk_status, (actk_pool *, const actk_bf16 *, actk_bf16 *, size_t));
+ABI_SIG(actk_mish_f32, actk_status, (actk_pool *, const float *, float *, size_t));
+ABI_SIG(actk_mish_f16, actk_status, (actk_pool *, const actk_f16 *, actk_f16 *, size_t));
+ABI_SIG(actk_mish_bf16, actk_status, (actk_pool *, const actk_bf16 *, actk_bf16 *, size_t));
+ABI_SIG(actk_mish_f32_fast, actk_status, (actk_pool *, const float *, float *, size_t));
+ABI_SIG(actk_mish_f16_fast, actk_status, (actk_pool *, const actk_f16 *, actk_f16 *, size_t));
+ABI_SIG(actk_mish_bf16_fast, actk_status, (actk_pool *, const actk_bf16 *, actk_bf16 *, size_t));
 ABI_SIG(actk_swish_f32, actk_status, (actk_pool *, const float *, float *, size_t, float));
 ABI_SIG(actk_swish_f16, actk_status, (actk_pool *, const actk_f16 *, actk_f16 *, size_t, float));
 ABI_SIG(actk_swish_bf16, actk_status, (actk_pool *, const actk_bf16 *, actk_bf16 *, size_t, float));

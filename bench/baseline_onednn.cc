@@ -11,6 +11,7 @@
 //   softplus    eltwise_soft_relu (log(1 + e^x); alpha and beta ignored in 2.6, which has no
 //               soft_relu_v2 and so no beta)
 //   elu         eltwise_elu, alpha 1
+//   mish        eltwise_mish (alpha and beta ignored)
 //   bias_gelu, bias_gelu_tanh
 //               a binary_add primitive ([n / width, width] + a broadcast
 //               [1, width] bias) with the gelu_erf / gelu_tanh eltwise as its
@@ -78,6 +79,7 @@ const op_def kOps[] = {
     {"hardswish", algorithm::eltwise_hardswish, 0.0f, false},
     {"softplus", algorithm::eltwise_soft_relu, 0.0f, false},
     {"elu", algorithm::eltwise_elu, 1.0f, false},
+    {"mish", algorithm::eltwise_mish, 0.0f, false},
 };
 constexpr int kNumOps = sizeof kOps / sizeof kOps[0];
 
@@ -322,26 +324,26 @@ const named_kernel16 onednn_bf16_table[] = {
     {"tanh", k_bf16<0>},       {"sigmoid", k_bf16<1>},        {"silu", k_bf16<2>},
     {"quick_gelu", k_bf16<3>}, {"gelu", k_bf16<4>},           {"gelu_tanh", k_bf16<5>},
     {"bias_gelu", k_bf16<6>},  {"bias_gelu_tanh", k_bf16<7>}, {"hardswish", k_bf16<8>},
-    {"softplus", k_bf16<9>},   {"elu", k_bf16<10>},
+    {"softplus", k_bf16<9>},   {"elu", k_bf16<10>},           {"mish", k_bf16<11>},
 };
 const named_kernel16 onednn_f16_table[] = {
     {"tanh", k_f16<0>},       {"sigmoid", k_f16<1>},        {"silu", k_f16<2>},
     {"quick_gelu", k_f16<3>}, {"gelu", k_f16<4>},           {"gelu_tanh", k_f16<5>},
     {"bias_gelu", k_f16<6>},  {"bias_gelu_tanh", k_f16<7>}, {"hardswish", k_f16<8>},
-    {"softplus", k_f16<9>},   {"elu", k_f16<10>},
+    {"softplus", k_f16<9>},   {"elu", k_f16<10>},           {"mish", k_f16<11>},
 };
 
 const named_kernel onednn_table[] = {
     {"tanh", k<0>},      {"sigmoid", k<1>},   {"silu", k<2>},      {"quick_gelu", k<3>},
     {"gelu", k<4>},      {"gelu_tanh", k<5>}, {"bias_gelu", k<6>}, {"bias_gelu_tanh", k<7>},
-    {"hardswish", k<8>}, {"softplus", k<9>},  {"elu", k<10>},
+    {"hardswish", k<8>}, {"softplus", k<9>},  {"elu", k<10>},      {"mish", k<11>},
 };
 } // namespace
 
 const baseline onednn_baseline = {
     "onednn",
     "oneDNN 2.6 eltwise_forward (tanh, logistic, swish alpha 1 / 1.702, gelu_erf, gelu_tanh, "
-    "hardswish, soft_relu, elu alpha 1; "
+    "hardswish, soft_relu, elu alpha 1, mish; "
     "bias ops: binary_add + eltwise post-op), created once per op and size, CPU stream, "
     "OpenMP pinned to 1 thread (omp_set_num_threads); no erf in oneDNN 2.6",
     dnnl_runnable,

@@ -47,7 +47,9 @@ static const fuzz_op_id g_fuzz_op_ids[] = {
     {33, "softplus", "fast"},
     {34, "elu", "accurate"},
     {35, "elu", "fast"},
+    {36, "mish", "accurate"},
+    {37, "mish", "fast"},
 };
-#define FUZZ_N_OP_IDS 36 /* ids are 0 .. FUZZ_N_OP_IDS - 1 */
+#define FUZZ_N_OP_IDS 38 /* ids are 0 .. FUZZ_N_OP_IDS - 1 */
 
 #endif

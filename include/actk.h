@@ -312,6 +312,8 @@ ACTK_API actk_status actk_hardsigmoid_f32(actk_pool *pool, const float *x, float
 ACTK_API actk_status actk_hardswish_f32(actk_pool *pool, const float *x, float *y, size_t n);
 /* log(1 + e^x) (PyTorch's Softplus, beta 1: its threshold-20 shortcut changes nothing in f32) */
 ACTK_API actk_status actk_softplus_f32(actk_pool *pool, const float *x, float *y, size_t n);
+/* x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN) */
+ACTK_API actk_status actk_mish_f32(actk_pool *pool, const float *x, float *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
 /* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
@@ -351,6 +353,8 @@ ACTK_API actk_status actk_hardsigmoid_f32_fast(actk_pool *pool, const float *x, 
 ACTK_API actk_status actk_hardswish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
 /* log(1 + e^x) (PyTorch's Softplus, beta 1: its threshold-20 shortcut changes nothing in f32) */
 ACTK_API actk_status actk_softplus_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
+/* x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN) */
+ACTK_API actk_status actk_mish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n, float alpha);
 /* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
@@ -390,6 +394,8 @@ ACTK_API actk_status actk_hardsigmoid_f16(actk_pool *pool, const actk_f16 *x, ac
 ACTK_API actk_status actk_hardswish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* log(1 + e^x) (PyTorch's Softplus, beta 1: its threshold-20 shortcut changes nothing in f32) */
 ACTK_API actk_status actk_softplus_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN) */
+ACTK_API actk_status actk_mish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
 /* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
@@ -429,6 +435,8 @@ ACTK_API actk_status actk_hardsigmoid_f16_fast(actk_pool *pool, const actk_f16 *
 ACTK_API actk_status actk_hardswish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* log(1 + e^x) (PyTorch's Softplus, beta 1: its threshold-20 shortcut changes nothing in f32) */
 ACTK_API actk_status actk_softplus_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
+/* x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN) */
+ACTK_API actk_status actk_mish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n, float alpha);
 /* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
@@ -468,6 +476,8 @@ ACTK_API actk_status actk_hardsigmoid_bf16(actk_pool *pool, const actk_bf16 *x, 
 ACTK_API actk_status actk_hardswish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* log(1 + e^x) (PyTorch's Softplus, beta 1: its threshold-20 shortcut changes nothing in f32) */
 ACTK_API actk_status actk_softplus_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN) */
+ACTK_API actk_status actk_mish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
 /* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */
@@ -507,6 +517,8 @@ ACTK_API actk_status actk_hardsigmoid_bf16_fast(actk_pool *pool, const actk_bf16
 ACTK_API actk_status actk_hardswish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* log(1 + e^x) (PyTorch's Softplus, beta 1: its threshold-20 shortcut changes nothing in f32) */
 ACTK_API actk_status actk_softplus_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
+/* x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN) */
+ACTK_API actk_status actk_mish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n);
 /* x * sigmoid(alpha x), alpha x formed exactly */
 ACTK_API actk_status actk_swish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n, float alpha);
 /* x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation) */

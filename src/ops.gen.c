@@ -243,6 +243,30 @@ actk_status actk_softplus_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf
   return actk_unary_call(pool, ACTK_UNARY_softplus, ACTK_TIER_fast, ACTK_TYPE_bf16, ACTK_COST_LIGHT, sizeof(actk_bf16), x, y, n);
 }
 
+actk_status actk_mish_f32(actk_pool *pool, const float *x, float *y, size_t n) {
+  return actk_unary_call(pool, ACTK_UNARY_mish, ACTK_TIER_accurate, ACTK_TYPE_f32, ACTK_COST_MEDIUM, sizeof(float), x, y, n);
+}
+
+actk_status actk_mish_f16(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n) {
+  return actk_unary_call(pool, ACTK_UNARY_mish, ACTK_TIER_accurate, ACTK_TYPE_f16, ACTK_COST_MEDIUM, sizeof(actk_f16), x, y, n);
+}
+
+actk_status actk_mish_bf16(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n) {
+  return actk_unary_call(pool, ACTK_UNARY_mish, ACTK_TIER_accurate, ACTK_TYPE_bf16, ACTK_COST_MEDIUM, sizeof(actk_bf16), x, y, n);
+}
+
+actk_status actk_mish_f32_fast(actk_pool *pool, const float *x, float *y, size_t n) {
+  return actk_unary_call(pool, ACTK_UNARY_mish, ACTK_TIER_fast, ACTK_TYPE_f32, ACTK_COST_LIGHT, sizeof(float), x, y, n);
+}
+
+actk_status actk_mish_f16_fast(actk_pool *pool, const actk_f16 *x, actk_f16 *y, size_t n) {
+  return actk_unary_call(pool, ACTK_UNARY_mish, ACTK_TIER_fast, ACTK_TYPE_f16, ACTK_COST_LIGHT, sizeof(actk_f16), x, y, n);
+}
+
+actk_status actk_mish_bf16_fast(actk_pool *pool, const actk_bf16 *x, actk_bf16 *y, size_t n) {
+  return actk_unary_call(pool, ACTK_UNARY_mish, ACTK_TIER_fast, ACTK_TYPE_bf16, ACTK_COST_LIGHT, sizeof(actk_bf16), x, y, n);
+}
+
 actk_status actk_swish_f32(actk_pool *pool, const float *x, float *y, size_t n, float alpha) {
   return actk_param_call(pool, ACTK_PARAM_swish, ACTK_TIER_accurate, ACTK_TYPE_f32, ACTK_COST_MEDIUM, sizeof(float), x, y, n, alpha);
 }

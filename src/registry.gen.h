@@ -25,7 +25,8 @@
   X(gelu_tanh, ACTK_COST_EXPENSIVE, 0, __VA_ARGS__) \
   X(hardsigmoid, ACTK_COST_LIGHT, ACTK_PROP_MONOTONE, __VA_ARGS__) \
   X(hardswish, ACTK_COST_LIGHT, 0, __VA_ARGS__) \
-  X(softplus, ACTK_COST_MEDIUM, 0, __VA_ARGS__)
+  X(softplus, ACTK_COST_MEDIUM, 0, __VA_ARGS__) \
+  X(mish, ACTK_COST_MEDIUM, 0, __VA_ARGS__)
 
 /* Activations with a parameter: X(op, cost class, unary op u, value v): v is the
  * parameter's default; with the parameter equal to v the op is u, and the call runs
@@ -57,6 +58,7 @@ typedef enum {
   ACTK_UNARY_hardsigmoid,
   ACTK_UNARY_hardswish,
   ACTK_UNARY_softplus,
+  ACTK_UNARY_mish,
   ACTK_N_UNARY
 } actk_unary_id;
 typedef enum {

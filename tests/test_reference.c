@@ -92,7 +92,7 @@ static void build_sample(void) {
                               0x1p-125, 0.5,     0.6,    354.9,    372.6,     708.4,    745.1,
                               26.5,     27.3,    37.5,   38.6,     1 / 1.702, 1e-30,    1e30,
                               1e20,     FLT_MAX, 0x1p20, 0x1p-20,  3.0,       1.5,      0x1p-13,
-                              17.5,     17.33,   623.8};
+                              17.5,     17.33,   623.8,  1.19,     108.7};
   for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) add_around(&k, cap, at[i]);
   /* gelu_tanh's v = 2 sqrt(2/pi) (x + 0.044715 x^3) = 1 */
   add_around(&k, cap, 0.6103);

@@ -310,6 +310,36 @@ static actk_status call_softplus_bf16_fast(const actk_op_info *o, actk_pool *poo
   (void)o, (void)b, (void)w, (void)a;
   return actk_softplus_bf16_fast(pool, (const actk_bf16 *)x, (actk_bf16 *)y, n);
 }
+static actk_status call_mish_f32_accurate(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_mish_f32(pool, (const float *)x, (float *)y, n);
+}
+static actk_status call_mish_f16_accurate(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_mish_f16(pool, (const actk_f16 *)x, (actk_f16 *)y, n);
+}
+static actk_status call_mish_bf16_accurate(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_mish_bf16(pool, (const actk_bf16 *)x, (actk_bf16 *)y, n);
+}
+static actk_status call_mish_f32_fast(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_mish_f32_fast(pool, (const float *)x, (float *)y, n);
+}
+static actk_status call_mish_f16_fast(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_mish_f16_fast(pool, (const actk_f16 *)x, (actk_f16 *)y, n);
+}
+static actk_status call_mish_bf16_fast(const actk_op_info *o, actk_pool *pool, const void *x,
+                                 const void *b, size_t w, void *y, size_t n, float a) {
+  (void)o, (void)b, (void)w, (void)a;
+  return actk_mish_bf16_fast(pool, (const actk_bf16 *)x, (actk_bf16 *)y, n);
+}
 static actk_status call_swish_f32_accurate(const actk_op_info *o, actk_pool *pool, const void *x,
                                  const void *b, size_t w, void *y, size_t n, float a) {
   (void)o, (void)b, (void)w;
@@ -522,6 +552,15 @@ static size_t breaks_softplus(double *b) {
   b[n++] = 104.0;
   return n;
 }
+static size_t breaks_mish(double *b) {
+  size_t n = 0;
+  b[n++] = 69.0;
+  b[n++] = 100.5 * ACTK_LN2;
+  b[n++] = 193.5;
+  b[n++] = 12.0;
+  b[n++] = 87.0;
+  return n;
+}
 static size_t breaks_swish(double *b) {
   size_t n = 0;
   b[n++] = 16.25;
@@ -601,6 +640,12 @@ const actk_op_info actk_catalog[] = {
     {.name = "softplus", .function = "actk_softplus_f32_fast", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_softplus, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_LIGHT, .cost_name = "MEDIUM", .bound_ulp = 0.0, .bound_rel = 0x1p-18, .call = call_softplus_f32_fast, .breaks = breaks_softplus, .props = 0, .ref = actk_ref_softplus, .xref = &actk_xref_softplus},
     {.name = "softplus", .function = "actk_softplus_f16_fast", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_softplus, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_LIGHT, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_softplus_f16_fast, .breaks = breaks_softplus, .props = 0, .ref = actk_ref_softplus, .xref = &actk_xref_softplus},
     {.name = "softplus", .function = "actk_softplus_bf16_fast", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_softplus, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_LIGHT, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_softplus_bf16_fast, .breaks = breaks_softplus, .props = 0, .ref = actk_ref_softplus, .xref = &actk_xref_softplus},
+    {.name = "mish", .function = "actk_mish_f32", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_mish, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_MEDIUM, .cost_name = "MEDIUM", .bound_ulp = 2.0, .bound_rel = 0.0, .call = call_mish_f32_accurate, .breaks = breaks_mish, .props = 0, .ref = actk_ref_mish, .xref = &actk_xref_mish},
+    {.name = "mish", .function = "actk_mish_f16", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_mish, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_MEDIUM, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_mish_f16_accurate, .breaks = breaks_mish, .props = 0, .ref = actk_ref_mish, .xref = &actk_xref_mish},
+    {.name = "mish", .function = "actk_mish_bf16", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_mish, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_MEDIUM, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_mish_bf16_accurate, .breaks = breaks_mish, .props = 0, .ref = actk_ref_mish, .xref = &actk_xref_mish},
+    {.name = "mish", .function = "actk_mish_f32_fast", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_mish, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_LIGHT, .cost_name = "MEDIUM", .bound_ulp = 0.0, .bound_rel = 0x1p-18, .call = call_mish_f32_fast, .breaks = breaks_mish, .props = 0, .ref = actk_ref_mish, .xref = &actk_xref_mish},
+    {.name = "mish", .function = "actk_mish_f16_fast", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_mish, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_LIGHT, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_mish_f16_fast, .breaks = breaks_mish, .props = 0, .ref = actk_ref_mish, .xref = &actk_xref_mish},
+    {.name = "mish", .function = "actk_mish_bf16_fast", .shape = ACTK_SHAPE_UNARY, .id = ACTK_UNARY_mish, .tier = ACTK_TIER_fast, .tier_name = "fast", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_LIGHT, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_mish_bf16_fast, .breaks = breaks_mish, .props = 0, .ref = actk_ref_mish, .xref = &actk_xref_mish},
     {.name = "swish", .function = "actk_swish_f32", .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_swish, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f32, .type_name = "f32", .esize = sizeof(float), .cost = ACTK_COST_MEDIUM, .cost_name = "MEDIUM", .bound_ulp = 2.0, .bound_rel = 0.0, .call = call_swish_f32_accurate, .breaks = breaks_swish, .ref_param = actk_ref_swish, .xref = &actk_xref_swish, .unary_of = "silu", .unary_alpha = 1.0f},
     {.name = "swish", .function = "actk_swish_f16", .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_swish, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_f16, .type_name = "f16", .esize = sizeof(actk_f16), .cost = ACTK_COST_MEDIUM, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_swish_f16_accurate, .breaks = breaks_swish, .ref_param = actk_ref_swish, .xref = &actk_xref_swish, .unary_of = "silu", .unary_alpha = 1.0f},
     {.name = "swish", .function = "actk_swish_bf16", .shape = ACTK_SHAPE_PARAM, .id = ACTK_PARAM_swish, .tier = ACTK_TIER_accurate, .tier_name = "accurate", .type = ACTK_TYPE_bf16, .type_name = "bf16", .esize = sizeof(actk_bf16), .cost = ACTK_COST_MEDIUM, .cost_name = "MEDIUM", .bound_ulp = 1.0, .bound_rel = 0.0, .call = call_swish_bf16_accurate, .breaks = breaks_swish, .ref_param = actk_ref_swish, .xref = &actk_xref_swish, .unary_of = "silu", .unary_alpha = 1.0f},

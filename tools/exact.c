@@ -225,6 +225,33 @@ static void elu_approx(actk_xval *t) {
   set_asym(t, -alpha, e > 0x1p-900 ? alpha * e : sa * exp(x + log(fabs(alpha))), sa, -sa, 0);
 }
 
+/* mish(x) = x tanh(log(1 + e^x)) = x n / (n + 2), n = u (u + 2), u = e^x. For x >= 1 the
+ * asymptote x and the deviation -2x / (n + 2) = -2x e^2 / (1 + 2e + 2e^2) < 0, e = e^-x (no
+ * cancellation, no overflow; e^2 a subnormal double or 0 past x = 354: the absolute slack of
+ * the product); below, the composition (for x < -708 e^x is a subnormal double or 0: the
+ * same slack). */
+static void mish_approx(actk_xval *t) {
+  const double x = t->x;
+  if (isinf(x)) return set_exact(t, x > 0 ? x : -0.0);
+  if (x == 0) return set_exact(t, x);
+  if (x >= 1) {
+    const double e = exp(-x), e2 = e * e;
+    return set_asym(t, x, -2 * x * e2 / (1 + 2 * e + 2 * e2), -1, 1, X_TINY_TIMES(x));
+  }
+  if (fabs(x) < 0x1p-20) {
+    /* mish(x) = 0.6x + 0.32x^2 - 0.016x^3 + ...: 0.6x is a float wherever x's significand is
+     * a multiple of 5, and t a hair off it, which the composition cannot see. hi = fl(3x/5)
+     * (3x is exact, 26 bits; hi is not 3x/5 itself unless 5 divides x's significand), its
+     * exact rest r/5, r = 3x - 5 hi by one exact fma (|r| <= 2.5 ulp(hi)), and the x^2 term;
+     * the tail (-0.016x^3 - 0.0459x^4 ..., not alternating for x > 0) is under 0.02|x|^3 */
+    const double hi = 3 * x / 5, r = fma(-5.0, hi, 3 * x);
+    return set_asym(t, hi, r / 5 + 0.32 * x * x, 0, sign_of(x),
+                    0.02 * fabs(x * x * x) + 0x1p-100 * fabs(hi));
+  }
+  const double u = exp(x), n = u * (u + 2);
+  set_generic(t, x * (n / (n + 2)), sign_of(x), X_TINY_TIMES(x));
+}
+
 /* ---- tier 2: MPFR intervals ---- */
 
 typedef struct iv {
@@ -454,6 +481,38 @@ static void elu_interval(iv *r, double x, double alpha) {
   iv_clear(&a);
 }
 
+/* x n / (n + 2) with e = e^-|x| (MPFR's exponent range holds it where e^|x| would not):
+ * x < 0: n = e (e + 2); x >= 0: n / (n + 2) = (1 + 2e) / (1 + 2e + 2e^2) (divided by u^2) */
+static void mish_interval(iv *r, double x, double alpha) {
+  (void)alpha;
+  const mpfr_prec_t p = mpfr_get_prec(r->l);
+  iv xs, e, a, d;
+  iv_init(&xs, p);
+  iv_init(&e, p);
+  iv_init(&a, p);
+  iv_init(&d, p);
+  iv_point(&xs, x);
+  iv_point(&e, -fabs(x));
+  iv_up(&e, &e, mpfr_exp);
+  if (x < 0) {
+    iv_add_d(&a, &e, 2.0);
+    iv_mul(&a, &e, &a); /* n */
+    iv_add_d(&d, &a, 2.0);
+  } else {
+    iv_mul(&d, &e, &e);
+    iv_mul_d(&d, &d, 2.0); /* 2e^2 */
+    iv_mul_d(&a, &e, 2.0);
+    iv_add_d(&a, &a, 1.0); /* 1 + 2e */
+    iv_add(&d, &a, &d);
+  }
+  iv_div(&a, &a, &d);
+  iv_mul(r, &xs, &a);
+  iv_clear(&xs);
+  iv_clear(&e);
+  iv_clear(&a);
+  iv_clear(&d);
+}
+
 #define XREF(op) const actk_xref actk_xref_##op = {#op, op##_approx, op##_interval};
 XREF(erf)
 XREF(tanh)
@@ -465,6 +524,7 @@ XREF(gelu_tanh)
 XREF(hardsigmoid)
 XREF(hardswish)
 XREF(softplus)
+XREF(mish)
 XREF(swish)
 XREF(elu)
 #undef XREF

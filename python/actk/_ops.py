@@ -14,6 +14,7 @@ UNARY_OPS = {  # name -> what it computes
     "hardsigmoid": "relu6(x + 3) / 6 (PyTorch's Hardsigmoid)",
     "hardswish": "x relu6(x + 3) / 6 (PyTorch's Hardswish; -0 for x <= -3, -inf included, where torch gives NaN)",
     "softplus": "log(1 + e^x) (PyTorch's Softplus, beta 1: its threshold-20 shortcut changes nothing in f32)",
+    "mish": "x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)",
 }
 PARAM_OPS = {  # name -> what it computes
     "swish": "x * sigmoid(alpha x), alpha x formed exactly",

@@ -29,9 +29,11 @@ import torch
 
 from . import _ops
 
-__all__ = ["GELU", "SiLU", "Sigmoid", "Tanh", "QuickGELU", "Softplus", "Swish", "ELU", "replace", "extension_path",
-           "host_calls"] + [op + s for op in list(_ops.UNARY_OPS) + list(_ops.PARAM_OPS)
-                            + list(_ops.BIAS_OPS) for s in ("", "_")]
+__all__ = ["GELU", "SiLU", "Sigmoid", "Tanh", "QuickGELU", "Softplus", "Mish", "Swish", "ELU",
+           "replace", "extension_path", "host_calls"] + [op + s for op in list(_ops.UNARY_OPS)
+                                                         + list(_ops.PARAM_OPS)
+                                                         + list(_ops.BIAS_OPS)
+                                                         for s in ("", "_")]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -296,6 +298,15 @@ def _softplus_swap(m, fast):
     return Softplus(fast=fast)
 
 
+class Mish(_Unary):
+    """torch.nn.Mish: x * tanh(softplus(x)) (-0 at -inf, the limit, where torch gives NaN)."""
+
+    def forward(self, x):
+        if self.inplace:
+            return torch.ops.actk.mish_(x, self.fast)
+        return torch.ops.actk.mish(x, self.fast)
+
+
 class Swish(torch.nn.Module):
     """x * sigmoid(alpha x) (alpha = 1: SiLU)."""
 
@@ -338,11 +349,12 @@ _SWAPS = {
     torch.nn.Softplus: _softplus_swap,  # None: not swapped (see Softplus)
     torch.nn.ELU: lambda m, fast: ELU(
         m.alpha, fast=fast, inplace=bool(getattr(m, "inplace", False))),
+    torch.nn.Mish: lambda m, fast: Mish(fast=fast, inplace=bool(getattr(m, "inplace", False))),
 }
 
 
 def replace(model, fast=False, verbose=False):
-    """Swaps, in place, every torch.nn.GELU, SiLU, Sigmoid, Tanh and ELU submodule of
+    """Swaps, in place, every torch.nn.GELU, SiLU, Sigmoid, Tanh, Mish and ELU submodule of
     model (exact types, not subclasses) for actk's, and every torch.nn.Softplus
     with beta = 1 and 14.55609 <= threshold < 88.72284 (the others compute something else). Returns the list of what it
     swapped, (qualified name, old module, new module) in the model's order;

@@ -173,6 +173,23 @@ static at::Tensor &op_softplus_out(const at::Tensor &x, bool fast, at::Tensor &o
   return unary_out("softplus", k_softplus, x, fast, out);
 }
 
+static actk_status k_mish(actk_pool *p, Dt t, bool fast, const void *x, void *y, size_t n) {
+  switch (t) {
+  case Dt::f32:
+    return fast ? actk_mish_f32_fast(p, static_cast<const float *>(x), static_cast<float *>(y), n) : actk_mish_f32(p, static_cast<const float *>(x), static_cast<float *>(y), n);
+  case Dt::f16:
+    return fast ? actk_mish_f16_fast(p, static_cast<const actk_f16 *>(x), static_cast<actk_f16 *>(y), n) : actk_mish_f16(p, static_cast<const actk_f16 *>(x), static_cast<actk_f16 *>(y), n);
+  case Dt::bf16:
+    return fast ? actk_mish_bf16_fast(p, static_cast<const actk_bf16 *>(x), static_cast<actk_bf16 *>(y), n) : actk_mish_bf16(p, static_cast<const actk_bf16 *>(x), static_cast<actk_bf16 *>(y), n);
+  }
+  return ACTK_ERR_INVALID_ARGUMENT;
+}
+static at::Tensor op_mish(const at::Tensor &x, bool fast) { return unary("mish", k_mish, x, fast); }
+static at::Tensor &op_mish_(at::Tensor &x, bool fast) { return unary_("mish", k_mish, x, fast); }
+static at::Tensor &op_mish_out(const at::Tensor &x, bool fast, at::Tensor &out) {
+  return unary_out("mish", k_mish, x, fast, out);
+}
+
 static actk_status k_swish(actk_pool *p, Dt t, bool fast, const void *x, void *y, size_t n, float a) {
   switch (t) {
   case Dt::f32:
@@ -373,6 +390,9 @@ TORCH_LIBRARY(actk, m) {
   m.def("softplus(Tensor x, bool fast=False) -> Tensor");
   m.def("softplus_(Tensor(a!) x, bool fast=False) -> Tensor(a!)");
   m.def("softplus.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("mish(Tensor x, bool fast=False) -> Tensor");
+  m.def("mish_(Tensor(a!) x, bool fast=False) -> Tensor(a!)");
+  m.def("mish.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
   m.def("swish(Tensor x, float alpha=1.0, bool fast=False) -> Tensor");
   m.def("swish_(Tensor(a!) x, float alpha=1.0, bool fast=False) -> Tensor(a!)");
   m.def("swish.out(Tensor x, float alpha=1.0, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");
@@ -435,6 +455,9 @@ TORCH_LIBRARY_IMPL(actk, CPU, m) {
   m.impl("softplus", actk_torch::op_softplus);
   m.impl("softplus_", actk_torch::op_softplus_);
   m.impl("softplus.out", actk_torch::op_softplus_out);
+  m.impl("mish", actk_torch::op_mish);
+  m.impl("mish_", actk_torch::op_mish_);
+  m.impl("mish.out", actk_torch::op_mish_out);
   m.impl("swish", actk_torch::op_swish);
   m.impl("swish_", actk_torch::op_swish_);
   m.impl("swish.out", actk_torch::op_swish_out);

@@ -121,6 +121,18 @@ def ref_elu(x, alpha=1.0):
         return np.where(x > 0, x, alpha * np.expm1(np.where(x > 0, 0.0, x)))
 
 
+def ref_mish(x):
+    """x n / (n + 2), n = u (u + 2), u = e^x (tanh(log(1 + u)) without the logarithm); for
+    x >= 0 divided by u^2, in v = e^-x (nothing overflows); -0 at -inf (the limit)."""
+    x = _d(x)
+    with np.errstate(over="ignore", invalid="ignore"):
+        u = np.exp(np.minimum(x, 0.0))
+        n = u * (u + 2.0)
+        v = np.exp(-np.maximum(x, 0.0))
+        r = np.where(x < 0, x * (n / (n + 2.0)), x * (1.0 + 2.0 * v) / (1.0 + 2.0 * v + 2.0 * v * v))
+    return np.where(np.isinf(x), np.where(x > 0, x, -0.0), r)
+
+
 def ulp_error(y, r):
     """|y - r| / ulp(r), ulp(r) = 2^(max(floor(log2|r|), -126) - 23); inf when
     NaN-ness, infinities or signs (zeros included) disagree (as
@@ -159,6 +171,7 @@ OPS = {
     "elu": (actk.elu, ref_elu),
     "elu(0.5)": (lambda x, **k: actk.elu(x, 0.5, **k), lambda x: ref_elu(x, 0.5)),
     "elu(-2.25)": (lambda x, **k: actk.elu(x, -2.25, **k), lambda x: ref_elu(x, -2.25)),
+    "mish": (actk.mish, ref_mish),
     "swish(0.5)": (lambda x, **k: actk.swish(x, 0.5, **k), lambda x: ref_swish(x, 0.5)),
     "swish(2.25)": (lambda x, **k: actk.swish(x, 2.25, **k), lambda x: ref_swish(x, 2.25)),
     "swish(1.702)": (

@@ -320,6 +320,22 @@ def test_elu_module_and_replace(dtype, fast):
         assert same_bits(model(x.clone()), want)
 
 
+def test_mish_module_is_the_c_function():
+    model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Mish(), torch.nn.Mish(inplace=True))
+    swapped = at.replace(model)
+    assert [n for n, _, _ in swapped] == ["1", "2"]
+    assert isinstance(model[1], at.Mish) and not model[1].inplace and model[2].inplace
+    for dtype in DTYPES:
+        for fast in (False, True):
+            x = sample(dtype)
+            want = numpy_ref("mish", x, fast)
+            assert same_bits(at.Mish(fast=fast)(x), want)
+            y = x.clone()
+            assert same_bits(at.Mish(fast=fast, inplace=True)(y), want) and same_bits(y, want)
+    x = torch.randn(4099) * 4
+    torch.testing.assert_close(at.Mish()(x), torch.nn.functional.mish(x), rtol=1e-6, atol=1e-7)
+
+
 def test_replace_fast_and_verbose(capsys):
     model = torch.nn.Sequential(torch.nn.SiLU(), torch.nn.SiLU())
     swapped = at.replace(model, fast=True, verbose=True)

@@ -22,6 +22,8 @@
 #include "../math/hardsigmoid_fast.h"
 #include "../math/softplus.h"
 #include "../math/softplus_fast.h"
+#include "../math/mish.h"
+#include "../math/mish_fast.h"
 #include "../math/elu.h"
 #include "../math/elu_fast.h"
 #include "../math/bias.h"
@@ -89,6 +91,12 @@ ACTK_UNARY_KERNEL(k_softplus_bf16_accurate, softplus_v, bf16, actk_bf16)
 ACTK_UNARY_KERNEL(k_softplus_f32_fast, softplus_fast_v, f32, float)
 ACTK_UNARY_KERNEL(k_softplus_f16_fast, softplus_fast_v, f16, actk_f16)
 ACTK_UNARY_KERNEL(k_softplus_bf16_fast, softplus_fast_v, bf16, actk_bf16)
+ACTK_UNARY_KERNEL(k_mish_f32_accurate, mish_v, f32, float)
+ACTK_UNARY_KERNEL(k_mish_f16_accurate, mish_v, f16, actk_f16)
+ACTK_UNARY_KERNEL(k_mish_bf16_accurate, mish_v, bf16, actk_bf16)
+ACTK_UNARY_KERNEL(k_mish_f32_fast, mish_fast_v, f32, float)
+ACTK_UNARY_KERNEL(k_mish_f16_fast, mish_fast_v, f16, actk_f16)
+ACTK_UNARY_KERNEL(k_mish_bf16_fast, mish_fast_v, bf16, actk_bf16)
 ACTK_PARAM_KERNEL(k_swish_f32_accurate, k_silu_f32_accurate, 1.0f, swish_v, f32, float)
 ACTK_PARAM_KERNEL(k_swish_f16_accurate, k_silu_f16_accurate, 1.0f, swish_v_f16, f16, actk_f16)
 ACTK_PARAM_KERNEL(k_swish_bf16_accurate, k_silu_bf16_accurate, 1.0f, swish_v_bf16, bf16, actk_bf16)
@@ -145,7 +153,8 @@ ACTK_GATED_KERNEL(k_geglu_tanh_bf16_fast, gelu_tanh16_v, bf16, actk_bf16)
     [ACTK_UNARY_gelu_tanh] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_gelu_tanh_f32_accurate, [ACTK_TYPE_f16] = k_gelu_tanh_f16_accurate, [ACTK_TYPE_bf16] = k_gelu_tanh_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_gelu_tanh_f32_fast, [ACTK_TYPE_f16] = k_gelu_tanh_f16_fast, [ACTK_TYPE_bf16] = k_gelu_tanh_bf16_fast}}, \
     [ACTK_UNARY_hardsigmoid] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_hardsigmoid_f32_accurate, [ACTK_TYPE_f16] = k_hardsigmoid_f16_accurate, [ACTK_TYPE_bf16] = k_hardsigmoid_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_hardsigmoid_f32_fast, [ACTK_TYPE_f16] = k_hardsigmoid_f16_fast, [ACTK_TYPE_bf16] = k_hardsigmoid_bf16_fast}}, \
     [ACTK_UNARY_hardswish] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_hardswish_f32_accurate, [ACTK_TYPE_f16] = k_hardswish_f16_accurate, [ACTK_TYPE_bf16] = k_hardswish_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_hardswish_f32_fast, [ACTK_TYPE_f16] = k_hardswish_f16_fast, [ACTK_TYPE_bf16] = k_hardswish_bf16_fast}}, \
-    [ACTK_UNARY_softplus] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_softplus_f32_accurate, [ACTK_TYPE_f16] = k_softplus_f16_accurate, [ACTK_TYPE_bf16] = k_softplus_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_softplus_f32_fast, [ACTK_TYPE_f16] = k_softplus_f16_fast, [ACTK_TYPE_bf16] = k_softplus_bf16_fast}} \
+    [ACTK_UNARY_softplus] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_softplus_f32_accurate, [ACTK_TYPE_f16] = k_softplus_f16_accurate, [ACTK_TYPE_bf16] = k_softplus_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_softplus_f32_fast, [ACTK_TYPE_f16] = k_softplus_f16_fast, [ACTK_TYPE_bf16] = k_softplus_bf16_fast}}, \
+    [ACTK_UNARY_mish] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_mish_f32_accurate, [ACTK_TYPE_f16] = k_mish_f16_accurate, [ACTK_TYPE_bf16] = k_mish_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_mish_f32_fast, [ACTK_TYPE_f16] = k_mish_f16_fast, [ACTK_TYPE_bf16] = k_mish_bf16_fast}} \
   }, \
   .param = { \
     [ACTK_PARAM_swish] = {[ACTK_TIER_accurate] = {[ACTK_TYPE_f32] = k_swish_f32_accurate, [ACTK_TYPE_f16] = k_swish_f16_accurate, [ACTK_TYPE_bf16] = k_swish_bf16_accurate}, [ACTK_TIER_fast] = {[ACTK_TYPE_f32] = k_swish_f32_fast, [ACTK_TYPE_f16] = k_swish_f16_fast, [ACTK_TYPE_bf16] = k_swish_bf16_fast}}, \

@@ -122,6 +122,18 @@ extern "C" {
     pub fn actk_softplus_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
     /// `log(1 + e^x) (PyTorch's Softplus, beta 1: its threshold-20 shortcut changes nothing in f32)`
     pub fn actk_softplus_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
+    /// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`
+    pub fn actk_mish_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
+    /// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`
+    pub fn actk_mish_f16(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
+    /// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`
+    pub fn actk_mish_bf16(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
+    /// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`
+    pub fn actk_mish_f32_fast(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize) -> actk_status;
+    /// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`
+    pub fn actk_mish_f16_fast(pool: *mut actk_pool, x: *const actk_f16, y: *mut actk_f16, n: usize) -> actk_status;
+    /// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`
+    pub fn actk_mish_bf16_fast(pool: *mut actk_pool, x: *const actk_bf16, y: *mut actk_bf16, n: usize) -> actk_status;
     /// `x * sigmoid(alpha x), alpha x formed exactly`
     pub fn actk_swish_f32(pool: *mut actk_pool, x: *const f32, y: *mut f32, n: usize, alpha: f32) -> actk_status;
     /// `x * sigmoid(alpha x), alpha x formed exactly`

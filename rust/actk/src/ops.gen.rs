@@ -25,6 +25,8 @@ pub trait Element: sealed::Sealed + Copy + 'static {
     #[doc(hidden)]
     unsafe fn raw_softplus(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize) -> c_int;
     #[doc(hidden)]
+    unsafe fn raw_mish(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize) -> c_int;
+    #[doc(hidden)]
     unsafe fn raw_swish(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize, alpha: f32) -> c_int;
     #[doc(hidden)]
     unsafe fn raw_elu(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize, alpha: f32) -> c_int;
@@ -136,6 +138,15 @@ impl Element for f32 {
             match tier {
                 Tier::Accurate => sys::actk_softplus_f32(pool, x as *const f32, y as *mut f32, n),
                 Tier::Fast => sys::actk_softplus_f32_fast(pool, x as *const f32, y as *mut f32, n),
+            }
+        }
+    }
+    unsafe fn raw_mish(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_mish_f32(pool, x as *const f32, y as *mut f32, n),
+                Tier::Fast => sys::actk_mish_f32_fast(pool, x as *const f32, y as *mut f32, n),
             }
         }
     }
@@ -325,6 +336,15 @@ impl Element for half::f16 {
             }
         }
     }
+    unsafe fn raw_mish(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_mish_f16(pool, x as *const sys::actk_f16, y as *mut sys::actk_f16, n),
+                Tier::Fast => sys::actk_mish_f16_fast(pool, x as *const sys::actk_f16, y as *mut sys::actk_f16, n),
+            }
+        }
+    }
     unsafe fn raw_swish(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize, alpha: f32) -> c_int {
         // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
         unsafe {
@@ -508,6 +528,15 @@ impl Element for half::bf16 {
             match tier {
                 Tier::Accurate => sys::actk_softplus_bf16(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
                 Tier::Fast => sys::actk_softplus_bf16_fast(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
+            }
+        }
+    }
+    unsafe fn raw_mish(tier: Tier, pool: *mut sys::actk_pool, x: *const Self, y: *mut Self, n: usize) -> c_int {
+        // SAFETY: the caller's (Call's wrappers pass slices of the lengths given)
+        unsafe {
+            match tier {
+                Tier::Accurate => sys::actk_mish_bf16(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
+                Tier::Fast => sys::actk_mish_bf16_fast(pool, x as *const sys::actk_bf16, y as *mut sys::actk_bf16, n),
             }
         }
     }
@@ -707,6 +736,16 @@ impl<'p> Call<'p> {
         let p = xy.as_mut_ptr();
         status(unsafe { T::raw_softplus(self.tier, self.pool, p, p, xy.len()) })
     }
+    /// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`, for this call's tier and pool.
+    pub fn mish<T: Element>(&self, x: &[T], y: &mut [T]) -> Result<(), Error> {
+        check::same_len(x.len(), y.len())?;
+        status(unsafe { T::raw_mish(self.tier, self.pool, x.as_ptr(), y.as_mut_ptr(), y.len()) })
+    }
+    /// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`, in place, for this call's tier and pool.
+    pub fn mish_inplace<T: Element>(&self, xy: &mut [T]) -> Result<(), Error> {
+        let p = xy.as_mut_ptr();
+        status(unsafe { T::raw_mish(self.tier, self.pool, p, p, xy.len()) })
+    }
     /// `x * sigmoid(alpha x), alpha x formed exactly`, for this call's tier and pool.
     pub fn swish<T: Element>(&self, x: &[T], y: &mut [T], alpha: f32) -> Result<(), Error> {
         check::same_len(x.len(), y.len())?;
@@ -869,6 +908,15 @@ pub fn softplus_inplace<T: Element>(xy: &mut [T]) -> Result<(), Error> {
     Call::new().softplus_inplace(xy)
 }
 
+/// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
+pub fn mish<T: Element>(x: &[T], y: &mut [T]) -> Result<(), Error> {
+    Call::new().mish(x, y)
+}
+/// `x tanh(softplus(x)) (PyTorch's Mish; -0 at -inf, the limit, where torch gives NaN)`, in place: accurate tier, on the calling thread.
+pub fn mish_inplace<T: Element>(xy: &mut [T]) -> Result<(), Error> {
+    Call::new().mish_inplace(xy)
+}
+
 /// `x * sigmoid(alpha x), alpha x formed exactly`: accurate tier, on the calling thread ([`Call`] picks a tier and a pool).
 pub fn swish<T: Element>(x: &[T], y: &mut [T], alpha: f32) -> Result<(), Error> {
     Call::new().swish(x, y, alpha)
@@ -947,6 +995,7 @@ pub const OPS: &[(&str, &str)] = &[
     ("hardsigmoid", "unary"),
     ("hardswish", "unary"),
     ("softplus", "unary"),
+    ("mish", "unary"),
     ("swish", "param"),
     ("elu", "param"),
     ("bias_gelu", "bias"),

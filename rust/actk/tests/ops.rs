@@ -145,6 +145,7 @@ unary!(gelu_tanh, gelu_tanh_inplace, actk_gelu_tanh_f32, actk_gelu_tanh_f32_fast
 unary!(hardsigmoid, hardsigmoid_inplace, actk_hardsigmoid_f32, actk_hardsigmoid_f32_fast, actk_hardsigmoid_f16, actk_hardsigmoid_f16_fast, actk_hardsigmoid_bf16, actk_hardsigmoid_bf16_fast);
 unary!(hardswish, hardswish_inplace, actk_hardswish_f32, actk_hardswish_f32_fast, actk_hardswish_f16, actk_hardswish_f16_fast, actk_hardswish_bf16, actk_hardswish_bf16_fast);
 unary!(softplus, softplus_inplace, actk_softplus_f32, actk_softplus_f32_fast, actk_softplus_f16, actk_softplus_f16_fast, actk_softplus_bf16, actk_softplus_bf16_fast);
+unary!(mish, mish_inplace, actk_mish_f32, actk_mish_f32_fast, actk_mish_f16, actk_mish_f16_fast, actk_mish_bf16, actk_mish_bf16_fast);
 
 #[test]
 fn swish() {
@@ -253,7 +254,7 @@ gated!(geglu_tanh, geglu_tanh_packed,
 fn every_op_is_tested() {
     let tested = [
         "erf", "tanh", "sigmoid", "silu", "quick_gelu", "gelu", "gelu_tanh", "hardsigmoid", "hardswish", "softplus",
-        "swish", "elu", "bias_gelu", "bias_gelu_tanh",
+        "mish", "swish", "elu", "bias_gelu", "bias_gelu_tanh",
         "swiglu", "swiglu_packed", "geglu", "geglu_packed", "geglu_tanh", "geglu_tanh_packed",
     ];
     let ops: Vec<&str> = actk::OPS.iter().map(|&(name, _)| name).collect();
