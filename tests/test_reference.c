@@ -88,11 +88,12 @@ static void build_sample(void) {
   for (double x = -800; x <= 800; x += TEST_SANITIZED ? 4.37 : 2.37) add(&k, cap, (float)x);
   /* the regime switches of exact.c (in |x|, or in |alpha x| = 1, or in gelu_tanh's v = 1),
    * the smallest floats, the double exp/erfc limits */
-  static const double at[] = {0x1p-8,   1.0,     2.0,    0x1p-149, 0x2p-149,  0x3p-149, 0x1p-126,
-                              0x1p-125, 0.5,     0.6,    354.9,    372.6,     708.4,    745.1,
-                              26.5,     27.3,    37.5,   38.6,     1 / 1.702, 1e-30,    1e30,
-                              1e20,     FLT_MAX, 0x1p20, 0x1p-20,  3.0,       1.5,      0x1p-13,
-                              17.5,     17.33,   623.8,  1.19,     108.7};
+  static const double at[] = {0x1p-8, 1.0, 2.0, 0x1p-149, 0x2p-149, 0x3p-149, 0x1p-126, 0x1p-125,
+                              0.5, 0.6, 354.9, 372.6, 708.4, 745.1, 26.5, 27.3, 37.5, 38.6,
+                              1 / 1.702, 1e-30, 1e30, 1e20, FLT_MAX, 0x1p20, 0x1p-20, 3.0, 1.5,
+                              0x1p-13, 17.5, 17.33, 623.8, 1.19, 108.7,
+                              /* significands multiples of 5: mish's 0.6x a float there */
+                              0x1.4p-21, 0x1.4p-60, 0x1.4p-100, 0x1.4p-130};
   for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) add_around(&k, cap, at[i]);
   /* gelu_tanh's v = 2 sqrt(2/pi) (x + 0.044715 x^3) = 1 */
   add_around(&k, cap, 0.6103);
