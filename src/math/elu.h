@@ -59,10 +59,12 @@ ACTK_INLINE vf elu_rare(vf x, vf alpha, vf ye) {
 /* y from ye = alpha (e^x - 1) (the caller's core) on the x < 0 half, x elsewhere. */
 ACTK_INLINE vf elu_finish(vf x, vf alpha, vf ye) {
   const vf sign = vf_splat(-0.0f);
-  if (ACTK_UNLIKELY(!elu_alpha_plain(alpha))) return elu_rare(x, alpha, ye);
   /* x + -0 is x, a NaN quieted; the -0 is -0 alpha, which a compiler cannot fold to the
-   * constant (x + -0.0f would be folded to x, a signalling NaN left as it is) */
-  return vf_select(vm_lt(x, vf_splat(0.0f)), vf_or(ye, sign), vf_add(x, vf_mul(sign, alpha)));
+   * constant (x + -0.0f would be folded to x, a signalling NaN left as it is). Formed before
+   * the branch: only there may a compiler that keeps FP traps hoist it out of the loop */
+  const vf mzero = vf_mul(sign, alpha);
+  if (ACTK_UNLIKELY(!elu_alpha_plain(alpha))) return elu_rare(x, alpha, ye);
+  return vf_select(vm_lt(x, vf_splat(0.0f)), vf_or(ye, sign), vf_add(x, mzero));
 }
 
 ACTK_INLINE vf elu_v(vf x, vf alpha) {

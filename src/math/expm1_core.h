@@ -44,7 +44,7 @@ ACTK_INLINE expm1_parts expm1_core(vf x) {
   vf q23 = vf_fma(vf_splat(ACTK_EXP_Q3), e.r, vf_splat(ACTK_EXP_Q2));
   q23 = vf_fma(vf_splat(ACTK_EXP_Q4), r2, q23);
   e.w = vf_mul(r2, vf_fma(q23, r2, q01));
-  e.s = vi_bits(vi_add(vi_sll(vf_bits(t), 23), vf_bits(vf_splat(1.0f))));
+  e.s = vf_ldexp_exact(vf_splat(1.0f), n, t); /* one VSCALEFPS on AVX-512 */
   e.oms = vf_sub(vf_splat(1.0f), e.s);
   return e;
 }
