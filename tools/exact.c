@@ -244,9 +244,10 @@ static void mish_approx(actk_xval *t) {
      * (3x is exact, 26 bits; hi is not 3x/5 itself unless 5 divides x's significand), its
      * exact rest r/5, r = 3x - 5 hi by one exact fma (|r| <= 2.5 ulp(hi)), and the x^2 term;
      * the tail (-0.016x^3 - 0.0459x^4 ..., not alternating for x > 0) is under 0.02|x|^3.
-     * The two terms of lo may cancel (|x| near 2^-20), so their roundings are bounded by
-     * their own sizes, not lo's; a slack relative to hi instead would exceed 0.32x^2 below
-     * |x| = 2^-99 and send every multiple of 5 there to MPFR (2.9M comparisons a stride 97) */
+     * The two terms of lo may cancel (|x| near 2^-54, where |r/5| meets 0.32x^2), so their
+     * roundings are bounded by their own sizes, not lo's; a slack relative to hi instead would
+     * exceed 0.32x^2 below |x| = 2^-99 and send every multiple of 5 there to MPFR (2.9M comparisons
+     * a stride 97) */
     const double hi = 3 * x / 5, r = fma(-5.0, hi, 3 * x), r5 = r / 5, q = 0.32 * x * x;
     return set_asym(t, hi, r5 + q, 0, sign_of(x),
                     0.02 * fabs(x * x * x) + 0x1p-51 * (fabs(r5) + q));

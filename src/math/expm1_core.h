@@ -3,10 +3,10 @@
  *             p = r + w (exp_core.h's Q; w is rounded once, r once where n != 0, never where
  *             n = 0), so an expm1 formed from them with one final rounding is within about
  *             0.6 ulp; elu.h measures its use over all floats (README).
- *   domain:   x in [-17.5, 88.7] (n = round(x / ln2) in [-25, 128]; s = 2^n is built from
- *             n's bits, exact for n in [-126, 127]); callers clamp below at -17.5, where
- *             e^x - 1 already rounds to -1 in float, and keep NaN and +-inf off it or select
- *             them away (they give NaN or garbage parts, no trap).
+ *   domain:   x in [-17.5, 88.7] (n = round(x / ln2) in [-25, 128]; s = 2^n by
+ *             vf_ldexp_exact, exact for n in [-126, 127]); callers clamp below at -17.5,
+ *             where e^x - 1 already rounds to -1 in float, and keep NaN and +-inf off it or
+ *             select them away (they give NaN or garbage parts, no trap).
  *   specials: none of its own; p(+-0) = r + w is +0 either way (w >= 0), see elu.h.
  *
  * n = round(x / ln2) by the add-magic trick, r = x - n ln2 with ln2 in two pieces (n ln2_hi
