@@ -182,7 +182,7 @@ def main():
             s1, s32 = chain(op, 1, bias), chain(op, LONG, bias)
             v = (x.reshape(shape) + bias).reshape(-1) if OPS[op][3] else x
             ref = OPS[op][4](v.astype(np.float64))
-            worst = check(s1.run(None, feeds)[0].reshape(-1), ref)
+            worst = {"mlas": check(s1.run(None, feeds)[0].reshape(-1), ref)}
             s32.run(None, feeds)
             y = np.empty_like(x)
             cols = [("mlas32", lambda: s32.run(None, feeds)), ("mlas1", lambda: s1.run(None, feeds))]
@@ -193,7 +193,7 @@ def main():
                 call = actk.call(f, op, x, y, bias)
                 if call() != 0:
                     sys.exit("run.py: actk_%s_f32 (%s) failed" % (op, tier))
-                worst = max(worst, check(y, ref))
+                worst[tier] = check(y, ref)
                 cols.append((tier, call))
             t = {name: [] for name, _ in cols}
             for r in range(repeats):
@@ -216,9 +216,9 @@ def main():
             print("%-15s %8.3f %9s %8s %8s %9s %6.1f%% %7.3f" % (
                 op, node, "-" if op == "identity" else "%.3f" % (node - identity),
                 "-" if math.isnan(acc) else "%.3f" % acc, "-" if math.isnan(fast) else "%.3f" % fast,
-                "-" if math.isnan(fast) else "%.2f" % (fast / node), 100 * (q32[2] - q32[0]) / q32[1], worst))
-            if worst > 1:
-                bad.append("%s at n = %d" % (op, n))
+                "-" if math.isnan(fast) else "%.2f" % (fast / node), 100 * (q32[2] - q32[0]) / q32[1],
+                max(worst.values())))
+            bad += ["%s %s at n = %d" % (col, op, n) for col, q in worst.items() if q > 1]
     if bad:
         print("\noff (check > 1: a kernel did not compute its op): " + ", ".join(bad))
         return 1
