@@ -175,7 +175,7 @@ struct row {
 };
 
 // Every op of ops, grouped into rows in catalog order; --ops filters them (an
-// unknown name: nothing returned and *bad set).
+// unknown name is said and sets *bad).
 std::vector<row> rows_of(const std::vector<bench_op> &ops, const options &opt, bool *bad) {
   std::vector<row> rows;
   for (const bench_op &op : ops) {
