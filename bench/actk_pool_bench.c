@@ -4,6 +4,9 @@
  *
  *   actk_pool_bench [--quick] [--csv] [--pin] [--only a|sweep|c[,...]]
  *                   [--threads T] [--gaps 0,5,20,...] [--spins 0,100,...]
+ *   actk_pool_bench scale|seed|contend|place|info ...
+ *                   bench/scaling.sh's other parts: pool_scaling.c says what
+ *                   each measures and takes
  *
  * --only runs the sections named (a comma-separated list). --threads T: every
  * pool of the run gets T threads (an own pool with the default settings
@@ -25,7 +28,7 @@
  *              until every thread of the pool holds one, so "joined" is the
  *              time until the last thread started working: the real wake cost.
  * (b)          the engine pattern (a call after an idle gap: pool vs serial vs
- *              OpenMP) is research/actk_pool_ab pool|omp and actk_scaling seed
+ *              OpenMP) is research/actk_pool_ab pool|omp and actk_pool_bench seed
  * (sweep)      for tanh, gelu and RoPE (cheap), n = 4Ki .. 4Mi: serial, pool
  *              as planned, and "forced" (the kernel split into one chunk per
  *              thread by actk_pool_run, whatever the planner says), at gaps 0
@@ -176,12 +179,6 @@ static double median_d(double *v, size_t n) {
   if (n == 0) return 0;
   qsort(v, n, sizeof *v, cmp_double);
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static const char *par_pct(const variant *v) {
-  if (v->ns == 0) return "-";
-  double p = 100.0 * (double)v->par / (double)v->ns;
-  return v->par == 0 ? "0!" : F("%.0f", p);
 }
 
 /* ---- calls ---- */
@@ -497,10 +494,6 @@ static size_t planner_threshold(actk_cost cost, size_t granule, unsigned threads
   return hi;
 }
 
-static const char *kib(size_t n) {
-  return n >= ((size_t)1 << 20) ? F("%zuMi", n >> 20) : F("%zuKi", n >> 10);
-}
-
 typedef struct sweep_result {
   double ps_small, ps_large; /* serial ps/element at 64 Ki and 4 Mi */
   double ovh[2];             /* dispatch cost when the workers helped, per gap (see below) */
@@ -601,7 +594,7 @@ static void section_sweep(sweep_result res[3]) {
                               US(o),
                               F("%.0f", fwk),
                               fw ? F("%.0f", 100.0 * (double)fco / (double)fw) : "-",
-                              par_pct(&v[1]),
+                              par_pct(&v[1], 1),
                               plan_str(n, granule, T, (actk_cost)cls, g_hot_ns),
                               plan_str(n, granule, T, (actk_cost)cls, g_cold_ns)};
         t_row("sweep", cols, nc, vals);
@@ -793,12 +786,16 @@ static double timer_overhead_ns(void) {
 static void usage(const char *argv0) {
   fprintf(stderr,
           "usage: %s [--quick] [--csv] [--pin] [--only a|sweep|c[,...]] [--threads T]\n"
-          "          [--gaps 0,5,20,...] [--spins 0,100,...]\n",
-          argv0);
+          "          [--gaps 0,5,20,...] [--spins 0,100,...]\n"
+          "       %s scale|seed|contend|place|info [...] (pool_scaling.c)\n",
+          argv0, argv0);
   exit(2);
 }
 
 int main(int argc, char **argv) {
+  static const char *const parts[] = {"scale", "seed", "contend", "place", "info"};
+  for (size_t k = 0; argc > 1 && k < sizeof parts / sizeof parts[0]; k++)
+    if (!strcmp(argv[1], parts[k])) return pool_scaling_main(argc, argv);
   const char *only = NULL;
   for (int i = 1; i < argc; i++) {
     if (bench_flag(argv[i])) continue;
@@ -823,7 +820,7 @@ int main(int argc, char **argv) {
       if (l == 1 && *p == 'b') {
         /* the engine pattern repeated research/actk_pool_ab's measurement */
         fprintf(stderr, "actk_pool_bench: (b) is build/bench/research/actk_pool_ab pool|omp (and "
-                        "actk_scaling seed) now\n");
+                        "actk_pool_bench seed) now\n");
         return 2;
       }
       if (!((l == 1 && (*p == 'a' || *p == 'c')) || (l == 5 && !strncmp(p, "sweep", 5))))

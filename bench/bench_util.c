@@ -312,3 +312,13 @@ void bench_pin_self_to(int cpu) {
   (void)cpu;
 #endif
 }
+
+const char *kib(size_t n) {
+  return n >= ((size_t)1 << 20) ? F("%zuMi", n >> 20) : F("%zuKi", n >> 10);
+}
+
+const char *par_pct(const variant *v, int flag_zero) {
+  if (v->ns == 0) return "-";
+  if (flag_zero && v->par == 0) return "0!";
+  return F("%.0f", 100.0 * (double)v->par / (double)v->ns);
+}

@@ -1,5 +1,5 @@
 /* bench_util: measurement and output helpers for the plain-C bench programs
- * (actk_pool_bench, actk_rope_bench, actk_pool_ab).
+ * (actk_pool_bench, actk_rope_bench, actk_gated_bench, actk_pool_ab).
  *
  *   time      now_ns, sleep_ns, gap_wait (busy below SLEEP_MIN_US, asleep
  *             from there), par_calls (actk_runner_parallel_calls)
@@ -8,7 +8,8 @@
  *   measure   interleaved blocks of a few variants of one call, medians
  *   planner   the dispatch costs src/pool.c plans with, and what the planner
  *             does with n elements (plan_str)
- *   output    aligned tables or CSV (g_csv): col, F, US, note, t_head, t_row
+ *   output    aligned tables or CSV (g_csv): col, F, US, kib, par_pct, note,
+ *             t_head, t_row
  *   options   bench_in_list (a name in a comma-separated list), bench_parse_list
  *             (a comma-separated list of numbers)
  *   pinning   bench_pin_self_to
@@ -146,5 +147,13 @@ const char *US(double ns);
 void note(const char *fmt, ...);
 void t_head(const char *sec, const col *c, int nc);
 void t_row(const char *sec, const col *c, int nc, const char *const *v);
+/* n as "<n/Ki>Ki" or, from 1 Mi, "<n/Mi>Mi" */
+const char *kib(size_t n);
+/* the share of v's timed calls that took the parallel branch, in percent ("-"
+ * if none timed; "0!" when flag_zero and none went parallel) */
+const char *par_pct(const variant *v, int flag_zero);
+
+/* actk_pool_bench's scaling parts (pool_scaling.c): argv[1] names the part */
+int pool_scaling_main(int argc, char **argv);
 
 #endif

@@ -24,7 +24,7 @@
 #   scale    erf, gelu, tanh and gelu_bf16_fast at 64 Ki, 1 Mi, 4 Mi and
 #            16 Mi elements on each thread count: an own pool, the default
 #            pool (at its own count), and OpenMP `parallel for` over the same
-#            kernel in a separate process (actk_scaling scale [--omp])
+#            kernel in a separate process (actk_pool_bench scale [--omp])
 #   seed     a 524288-element gelu after idle gaps of 0, 20, 100, 500 us and
 #            5 ms at T threads: time per call over back to back, speedup, and
 #            whether the planner split (par%, actk_runner_parallel_calls);
@@ -138,10 +138,10 @@ bin="$build"
     c=${f#/sys/devices/system/cpu/cpu}
     printf '  %s: %s\n' "${c%%/*}" "$(cat "$f")"
   done | sort -n -k1 | head -64
-  "$bin/actk_scaling" info
+  "$bin/actk_pool_bench" info
 } >"$results/machine.txt" 2>&1
-threads=$("$bin/actk_scaling" info | awk '$1 == "threads" {print $2}')
-single=$("$bin/actk_scaling" info | awk '$1 == "single" {print $2}')
+threads=$("$bin/actk_pool_bench" info | awk '$1 == "threads" {print $2}')
+single=$("$bin/actk_pool_bench" info | awk '$1 == "single" {print $2}')
 say "machine: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //'), thread counts $threads, T = $single"
 say "results: $results"
 
@@ -166,18 +166,18 @@ part() {
 if want scale; then
   omp_args=()
   if [[ $openmp == yes ]]; then
-    part scale_omp "$bin/actk_scaling" scale --omp "${q[@]}"
+    part scale_omp "$bin/actk_pool_bench" scale --omp "${q[@]}"
     omp_args=(--omp-results "$results/scale_omp.csv")
   fi
-  part scale "$bin/actk_scaling" scale "${q[@]}" "${omp_args[@]}"
+  part scale "$bin/actk_pool_bench" scale "${q[@]}" "${omp_args[@]}"
 fi
 if want seed; then
   omp_args=()
   if [[ $openmp == yes ]]; then
-    part seed_omp "$bin/actk_scaling" seed --omp "${q[@]}"
+    part seed_omp "$bin/actk_pool_bench" seed --omp "${q[@]}"
     omp_args=(--omp-results "$results/seed_omp.csv")
   fi
-  part seed "$bin/actk_scaling" seed "${q[@]}" "${omp_args[@]}"
+  part seed "$bin/actk_pool_bench" seed "${q[@]}" "${omp_args[@]}"
 fi
 if want latency; then
   part latency "$bin/actk_pool_bench" --only a --quick --threads "$single" \
@@ -191,13 +191,13 @@ if want rope; then
     --gaps 0,20 --threads "$threads"
 fi
 if want contend; then
-  part contend "$bin/actk_scaling" contend "${q[@]}"
+  part contend "$bin/actk_pool_bench" contend "${q[@]}"
   if [[ $openmp == yes ]]; then
-    part contend_passive env OMP_WAIT_POLICY=passive "$bin/actk_scaling" contend "${q[@]}"
+    part contend_passive env OMP_WAIT_POLICY=passive "$bin/actk_pool_bench" contend "${q[@]}"
   fi
 fi
 if want place; then
-  part place "$bin/actk_scaling" place "${q[@]}"
+  part place "$bin/actk_pool_bench" place "${q[@]}"
 fi
 
 say "done in $(($(date +%s) - t_start)) s; results in $results"

@@ -1,12 +1,12 @@
-/* actk_scaling: the scaling measurements of bench/scaling.sh (issue 14) that
- * actk_pool_bench (dispatch latency, idle CPU) and actk_rope_bench (RoPE)
- * do not make. Plain C11 + pthreads (+ OpenMP when the compiler has it).
+/* pool_scaling: actk_pool_bench's scaling parts, those of bench/scaling.sh
+ * (issue 14) beyond the latency (a), sweep and idle (c) sections of
+ * actk_pool_bench.c; actk_pool_bench's main hands these parts here.
  *
- *   actk_scaling scale   [--omp] [--omp-results FILE] [--threads L] [--ops L] [--sizes L]
- *   actk_scaling seed    [--omp] [--omp-results FILE] [--threads T] [--gaps L]
- *   actk_scaling contend [--threads T]
- *   actk_scaling place   [--threads T] [--smt-test]
- *   actk_scaling info    two lines: "threads 1,2,..,N" (scale's default list) and
+ *   actk_pool_bench scale   [--omp] [--omp-results FILE] [--threads L] [--ops L] [--sizes L]
+ *   actk_pool_bench seed    [--omp] [--omp-results FILE] [--threads T] [--gaps L]
+ *   actk_pool_bench contend [--threads T]
+ *   actk_pool_bench place   [--threads T] [--smt-test]
+ *   actk_pool_bench info    two lines: "threads 1,2,..,N" (scale's default list) and
  *                        "single T" (the others' default count), for scripts
  *   (every part also takes --quick, --csv, --csv-out=FILE: bench_util.h)
  *
@@ -200,15 +200,6 @@ static int outputs_equal(const sop *op, size_t n) {
                  : !memcmp(g_y16, g_y216, n * sizeof(uint16_t));
 }
 
-static const char *kib(size_t n) {
-  return n >= ((size_t)1 << 20) ? F("%zuMi", n >> 20) : F("%zuKi", n >> 10);
-}
-
-static const char *pct_par(const variant *v) {
-  if (v->ns == 0) return "-";
-  return F("%.0f", 100.0 * (double)v->par / (double)v->ns);
-}
-
 static actk_pool *make_pool(unsigned threads, unsigned spin_us, int pin) {
   actk_pool_config cfg;
   actk_pool_config_init(&cfg);
@@ -372,10 +363,10 @@ static int part_scale(void) {
                               F("%.3f", v[0].med / 1e3),
                               F("%.3f", v[1].med / 1e3),
                               F("%.2f", own_x),
-                              pct_par(&v[1]),
+                              par_pct(&v[1], 0),
                               nv > 2 ? F("%.3f", v[2].med / 1e3) : "-",
                               nv > 2 ? F("%.2f", v[0].med / v[2].med) : "-",
-                              nv > 2 ? pct_par(&v[2]) : "-",
+                              nv > 2 ? par_pct(&v[2], 0) : "-",
                               om ? F("%.2f", om->x) : "-",
                               om ? F("%.2f", own_x / om->x) : "-",
                               plan_str(n, GRANULE, T, op->cost, ACTK_DISPATCH_HOT_NS),
@@ -444,7 +435,7 @@ static int part_seed(void) {
     measure(v, nv, gaps[g], 2000, g_quick ? 40 : 150, min_reps(), 400, median_u64);
     for (int k = 0; k < nv; k++) {
       med[g][k] = v[k].med;
-      snprintf(par[g][k], sizeof par[g][k], "%s", pct_par(&v[k]));
+      snprintf(par[g][k], sizeof par[g][k], "%s", par_pct(&v[k], 0));
       if (gaps[g] == 0) b2b[k] = v[k].med;
     }
   }
@@ -829,8 +820,8 @@ static void serial_vs_two(const char *section, const char *na, actk_pool *a, con
                             F("%.2f", v[0].med / v[1].med),
                             F("%.2f", v[0].med / v[2].med),
                             F("%.2f", v[1].med / v[2].med),
-                            pct_par(&v[1]),
-                            pct_par(&v[2])};
+                            par_pct(&v[1], 0),
+                            par_pct(&v[2], 0)};
       t_row(section, cols, nc, vals);
     }
 }
@@ -910,7 +901,7 @@ static void usage(const char *argv0) {
   exit(2);
 }
 
-int main(int argc, char **argv) {
+int pool_scaling_main(int argc, char **argv) {
   if (argc < 2) usage(argv[0]);
   const char *part = argv[1];
   if (strcmp(part, "scale") && strcmp(part, "seed") && strcmp(part, "contend") &&
@@ -951,7 +942,7 @@ int main(int argc, char **argv) {
       usage(argv[0]);
     }
   }
-  bench_init("actk_scaling");
+  bench_init("actk_pool_bench");
   tls_main = 1;
 #ifdef __linux__
   sched_getaffinity(0, sizeof g_allowed, &g_allowed);
@@ -982,7 +973,7 @@ int main(int argc, char **argv) {
   double load[3];
   bench_loadavg(load);
   uint64_t t0 = now_ns();
-  note("actk_scaling %s%s: actk %s, isa %s, %s; N = %u physical cores allowed, %ld online CPUs, "
+  note("actk_pool_bench %s%s: actk %s, isa %s, %s; N = %u physical cores allowed, %ld online CPUs, "
        "load average %.2f %.2f %.2f",
        part, g_omp ? " --omp" : "", actk_version_string(), actk_isa_name(actk_isa_active()),
        g_quick ? "--quick" : "full", N, sysconf(_SC_NPROCESSORS_ONLN), load[0], load[1], load[2]);
