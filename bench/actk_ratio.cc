@@ -855,7 +855,12 @@ int accuracy_main(const options &opt, const char *argv0) {
   int status = 0;
   for (const row &r : rows) {
     if (r.bias || !r.e[0][0]) continue;
-    for (size_t i = 0; i < n; i++) ref[i] = r.e[0][0]->info->ref((double)x[i]);
+    // a param op (elu) at the alpha run_actk and the peers use (peer_accuracy
+    // called the NULL ref of such an op and crashed at elu)
+    const actk_op_info *info = r.e[0][0]->info;
+    for (size_t i = 0; i < n; i++)
+      ref[i] =
+          info->ref ? info->ref((double)x[i]) : info->ref_param((double)x[i], info->unary_alpha);
     auto report = [&](const char *who) {
       acc_stats s = accuracy_of(x, y, ref.data(), n);
       std::printf("%-11s %-12s %10.3g %7.1f %15.9g %11.4g %10.3g %7zu %7zu\n", r.name, who,
