@@ -304,14 +304,8 @@ static void call_forced_rope(void *p) {
 static float *g_x, *g_y, *g_cos, *g_sin;
 
 static void buffers_init(void) {
-  g_x = xalloc(MAX_N * sizeof(float));
+  g_x = bench_inputs(MAX_N);
   g_y = xalloc(MAX_N * sizeof(float));
-  uint32_t s = 12345;
-  for (size_t i = 0; i < MAX_N; i++) {
-    s = s * 1664525u + 1013904223u;
-    g_x[i] = ((float)(s >> 8) / 16777216.0f - 0.5f) * 10.0f; /* [-5, 5) */
-  }
-  memset(g_y, 0, MAX_N * sizeof(float));
   size_t half = ROPE_D / 2;
   g_cos = xalloc(ROPE_MAXPOS * half * sizeof(float));
   g_sin = xalloc(ROPE_MAXPOS * half * sizeof(float));
@@ -347,14 +341,7 @@ static void rdv_task(void *p, size_t i) {
   unsigned k = atomic_fetch_add(&r->arrived, 1);
   if (k < RDV_MAX_CPUS) r->cpu[k] = cpu;
   if (k + 1 == r->n) atomic_store(&r->t_all, now_ns());
-  uint64_t deadline = now_ns() + 200000000u;
-  while (atomic_load(&r->arrived) < r->n) {
-    if (now_ns() > deadline) {
-      atomic_store(&r->timed_out, 1);
-      return;
-    }
-    cpu_relax();
-  }
+  if (!bench_wait_all(&r->arrived, r->n, 200000000u)) atomic_store(&r->timed_out, 1);
 }
 
 static unsigned g_gaps[16] = {0, 5, 20, 100, 1000, 10000}, g_spins[8] = {0, 100};

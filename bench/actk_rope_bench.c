@@ -194,8 +194,6 @@ int main(int argc, char **argv) {
     xt[t] = t ? xalloc(max_el * esize[t]) : x;
     yt[t] = xalloc(max_el * esize[t]);
     y2t[t] = xalloc(max_el * esize[t]);
-    memset(yt[t], 0, max_el * esize[t]);
-    memset(y2t[t], 0, max_el * esize[t]);
   }
   float *cos_c = xalloc((size_t)MAXPOS * (D / 2) * sizeof(float));
   float *sin_c = xalloc((size_t)MAXPOS * (D / 2) * sizeof(float));

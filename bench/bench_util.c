@@ -67,7 +67,18 @@ void die(const char *what, actk_status st) {
 void *xalloc(size_t bytes) {
   void *p = NULL;
   if (posix_memalign(&p, 64, bytes) != 0) die("posix_memalign", ACTK_ERR_OUT_OF_MEMORY);
+  memset(p, 0, bytes);
   return p;
+}
+
+float *bench_inputs(size_t n) {
+  float *x = xalloc(n * sizeof(float));
+  uint32_t s = 12345;
+  for (size_t i = 0; i < n; i++) {
+    s = s * 1664525u + 1013904223u;
+    x[i] = ((float)(s >> 8) / 16777216.0f - 0.5f) * 10.0f;
+  }
+  return x;
 }
 
 /* ---- time ---- */
@@ -321,4 +332,13 @@ const char *par_pct(const variant *v, int flag_zero) {
   if (v->ns == 0) return "-";
   if (flag_zero && v->par == 0) return "0!";
   return F("%.0f", 100.0 * (double)v->par / (double)v->ns);
+}
+
+int bench_wait_all(atomic_uint *arrived, unsigned n, uint64_t timeout_ns) {
+  const uint64_t deadline = now_ns() + timeout_ns;
+  while (atomic_load(arrived) < n) {
+    if (now_ns() > deadline) return 0;
+    cpu_relax();
+  }
+  return 1;
 }

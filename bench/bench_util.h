@@ -2,7 +2,8 @@
  * (actk_pool_bench, actk_rope_bench, actk_gated_bench, actk_pool_ab).
  *
  *   time      now_ns, sleep_ns, gap_wait (busy below SLEEP_MIN_US, asleep
- *             from there), par_calls (actk_runner_parallel_calls)
+ *             from there), par_calls (actk_runner_parallel_calls),
+ *             bench_wait_all (a rendezvous's wait)
  *   stats     pct (nearest rank), median_rank_u64 (pct 50), median_u64
  *             (mean of the two middle ones)
  *   measure   interleaved blocks of a few variants of one call, medians
@@ -22,6 +23,7 @@
 #ifndef ACTK_BENCH_UTIL_H
 #define ACTK_BENCH_UTIL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -73,8 +75,11 @@ void bench_pin_self_to(int cpu);
 /* prints "prog: what: status" to stderr and exits 1 */
 void die(const char *what, actk_status st);
 
-/* 64-byte aligned, dies when out of memory */
+/* 64-byte aligned and zeroed (every page touched before timing), dies when
+ * out of memory */
 void *xalloc(size_t bytes);
+/* n floats in [-5, 5) from a fixed LCG (every program the same inputs) */
+float *bench_inputs(size_t n);
 
 /* ---- time ---- */
 
@@ -84,6 +89,9 @@ void sleep_ns(uint64_t ns);
 void gap_wait(unsigned us);
 /* calls that took the runner's parallel branch so far */
 unsigned long par_calls(void);
+/* Spins until *arrived reaches n (the threads of a rendezvous, each having
+ * counted itself in): 1, or 0 once timeout_ns have passed. */
+int bench_wait_all(atomic_uint *arrived, unsigned n, uint64_t timeout_ns);
 
 /* ---- statistics ---- */
 

@@ -140,24 +140,17 @@ static uint16_t *g_x16, *g_y16, *g_y216;
 
 static void buffers(size_t cap) {
   g_cap = cap;
-  g_x = xalloc(cap * sizeof(float));
+  g_x = bench_inputs(cap);
   g_y = xalloc(cap * sizeof(float));
   g_y2 = xalloc(cap * sizeof(float));
   g_x16 = xalloc(cap * sizeof(uint16_t));
   g_y16 = xalloc(cap * sizeof(uint16_t));
   g_y216 = xalloc(cap * sizeof(uint16_t));
-  uint32_t s = 12345;
   for (size_t i = 0; i < cap; i++) {
-    s = s * 1664525u + 1013904223u;
-    g_x[i] = ((float)(s >> 8) / 16777216.0f - 0.5f) * 10.0f; /* [-5, 5) */
     uint32_t u;
     memcpy(&u, &g_x[i], sizeof u);
     g_x16[i] = (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16); /* bf16, RNE */
   }
-  memset(g_y, 0, cap * sizeof(float));
-  memset(g_y2, 0, cap * sizeof(float));
-  memset(g_y16, 0, cap * sizeof(uint16_t));
-  memset(g_y216, 0, cap * sizeof(uint16_t));
 }
 
 /* The f16 ops run on the bf16 patterns too: any 16-bit pattern is a valid
@@ -701,14 +694,7 @@ static void place_task(void *p, size_t i) {
   if (k < pl->n) bench_pin_self_to(pl->cpus[k]);
   if (k < 64) pl->ran_on[k] = sched_getcpu();
   atomic_fetch_add(&pl->arrived, 1);
-  uint64_t deadline = now_ns() + 500000000u;
-  while (atomic_load(&pl->arrived) < pl->n) {
-    if (now_ns() > deadline) {
-      atomic_store(&pl->timeout, 1);
-      return;
-    }
-    cpu_relax();
-  }
+  if (!bench_wait_all(&pl->arrived, pl->n, 500000000u)) atomic_store(&pl->timeout, 1);
 }
 
 /* Pins every thread of pool (T threads: the caller and T - 1 workers) to

@@ -148,15 +148,12 @@ static int main_types(const char *ops) {
       float v = (float)(i % 97) / 50 - 1;
       b[i] = t == 1 ? to_f16(v) : to_bf16(v);
     }
-    memset(y[t], 0, cap * sizeof(uint16_t));
     g_bias16[t] = b;
   }
-  memset(y2, 0, cap * sizeof(uint16_t));
   float *x32 = xalloc(cap * sizeof(float)), *y32 = xalloc(cap * sizeof(float));
   float *b32 = xalloc(BIAS_W * sizeof(float));
   for (size_t i = 0; i < cap; i++) x32[i] = (float)(i % 1000) / 100 - 5;
   for (size_t i = 0; i < BIAS_W; i++) b32[i] = (float)(i % 97) / 50 - 1;
-  memset(y32, 0, cap * sizeof(float));
   g_bias32 = b32;
   actk_pool *def = actk_pool_default(), *own = NULL;
   if (!def) die("actk_pool_default", ACTK_ERR_NO_THREADS);
