@@ -821,14 +821,9 @@ int main(int argc, char **argv) {
   tls_main = 1;
   bench_init("actk_pool_bench");
   uint64_t t_start = now_ns();
-  double load[3];
-  bench_loadavg(load);
-  note("actk_pool_bench: actk %s, isa %s, %s", actk_version_string(),
-       actk_isa_name(actk_isa_active()), g_quick ? "--quick" : "full run");
-  note("cpu: %s", actk_cpu_summary());
-  note("online cpus %ld, default pool threads %u, load average %.2f %.2f %.2f, timer %.0f ns",
-       sysconf(_SC_NPROCESSORS_ONLN), actk_pool_threads(actk_pool_default()), load[0], load[1],
-       load[2], timer_overhead_ns());
+  bench_header("actk_pool_bench");
+  note("default pool threads %u, timer %.0f ns", actk_pool_threads(actk_pool_default()),
+       timer_overhead_ns());
 #ifdef _OPENMP
   note("OpenMP %d, omp_get_max_threads %d, OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s", _OPENMP,
        omp_get_max_threads(), getenv("OMP_WAIT_POLICY") ? getenv("OMP_WAIT_POLICY") : "(unset)",

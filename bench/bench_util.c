@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -50,13 +51,17 @@ void bench_init(const char *prog) {
   setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
-void bench_loadavg(double load[3]) {
-  load[0] = load[1] = load[2] = 0;
+void bench_header(const char *what) {
+  double load[3] = {0, 0, 0};
   FILE *la = fopen("/proc/loadavg", "r");
   if (la) {
     if (fscanf(la, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3) load[0] = -1;
     fclose(la);
   }
+  note("%s: actk %s, isa %s, %s; %ld online cpus, load average %.2f %.2f %.2f", what,
+       actk_version_string(), actk_isa_name(actk_isa_active()), g_quick ? "--quick" : "full run",
+       sysconf(_SC_NPROCESSORS_ONLN), load[0], load[1], load[2]);
+  note("cpu: %s", actk_cpu_summary());
 }
 
 void die(const char *what, actk_status st) {

@@ -16,7 +16,7 @@
  *   pinning   bench_pin_self_to
  *   misc      bench_flag (--quick, --csv, --csv-out=FILE, --pin), bench_init (timer
  *             slack, line-buffered stdout, the name die() prints),
- *             bench_loadavg, die, xalloc
+ *             bench_header (a run's first notes), die, xalloc
  *
  * Reads the internals through bench_internal.h, the one way bench/ does: link
  * actk_static and add src/ to the include path. */
@@ -59,8 +59,9 @@ int bench_flag(const char *arg);
  * are read, before any output. */
 void bench_init(const char *prog);
 
-/* /proc/loadavg's three averages; load[0] = -1 if unreadable, zeros if absent */
-void bench_loadavg(double load[3]);
+/* A run's first two notes: "what: actk <version>, isa <active>, --quick or full
+ * run; online cpus, /proc/loadavg's averages (-1: unreadable)" and "cpu: ..." */
+void bench_header(const char *what);
 
 /* 1 if name is one of the comma-separated list's entries (list NULL: every name) */
 int bench_in_list(const char *list, const char *name);

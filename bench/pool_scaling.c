@@ -956,14 +956,9 @@ int pool_scaling_main(int argc, char **argv) {
       if (g_tl[g_ntl - 1] != N) g_tl[g_ntl++] = N;
     }
   }
-  double load[3];
-  bench_loadavg(load);
   uint64_t t0 = now_ns();
-  note("actk_pool_bench %s%s: actk %s, isa %s, %s; N = %u physical cores allowed, %ld online CPUs, "
-       "load average %.2f %.2f %.2f",
-       part, g_omp ? " --omp" : "", actk_version_string(), actk_isa_name(actk_isa_active()),
-       g_quick ? "--quick" : "full", N, sysconf(_SC_NPROCESSORS_ONLN), load[0], load[1], load[2]);
-  note("cpu: %s", actk_cpu_summary());
+  bench_header(F("actk_pool_bench %s%s", part, g_omp ? " --omp" : ""));
+  note("N = %u physical cores allowed", N);
   {
     char tl[128] = "";
     size_t len = 0;

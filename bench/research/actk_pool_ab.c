@@ -162,12 +162,7 @@ static int main_types(const char *ops) {
   cfg.threads = 2;
   actk_status st = actk_pool_create(&cfg, &own);
   if (st != ACTK_OK) die("actk_pool_create", st);
-  double load[3];
-  bench_loadavg(load);
-  note("actk_pool_ab types: actk %s, isa %s, %s; load average %.2f %.2f %.2f",
-       actk_version_string(), actk_isa_name(actk_isa_active()), g_quick ? "--quick" : "full run",
-       load[0], load[1], load[2]);
-  note("cpu: %s", actk_cpu_summary());
+  bench_header("actk_pool_ab types");
   note("default pool: %u threads (default spin); own pool: %u threads, spin_us %u; serial: NULL",
        actk_pool_threads(def), actk_pool_threads(own), cfg.spin_us);
   note("us per call (medians), ser/def and ser/own = speedup over one thread, par%% = share of the "
