@@ -430,7 +430,7 @@ def gen_catalog(t):
              ".tier = ACTK_TIER_%s" % ti["name"], ".tier_name = \"%s\"" % ti["name"],
              ".type = ACTK_TYPE_%s" % ty["name"], ".type_name = \"%s\"" % ty["name"],
              ".esize = sizeof(%s)" % ty["ctype"], ".cost = ACTK_COST_%s" % t.cost(o, ti),
-             ".cost_name = \"%s\"" % o["cost"], ".bound_ulp = %s" % repr(float(b_ulp)),
+             ".cost_name = \"%s\"" % t.cost(o, ti), ".bound_ulp = %s" % repr(float(b_ulp)),
              ".bound_rel = %s" % b_rel, ".call = call_%s_%s_%s" % (o["name"], ty["name"], ti["name"])]
         f.append(".breaks = breaks_%s" % (o["activation"] if o["shape"] == "bias" else o["name"]))
         if o["shape"] == "unary":
