@@ -31,8 +31,8 @@ declare -A group_doc group_pkgs
 group_doc[default]="library + tests + demo (cmake build, ctest, build/tools/actk)"
 group_pkgs[default]="build-essential cmake pkg-config libcpuid-dev libcmocka-dev libmpfr-dev python3"
 group_doc[bench]="bench/: google-benchmark and the peers it measures (Eigen, SLEEF, XNNPACK, oneDNN)"
-# libxnnpack-dev's header needs libpthreadpool-dev's. (bench/mlas/run.sh, not
-# part of CI, also needs nodejs npm python3-onnx.)
+# libxnnpack-dev's header needs libpthreadpool-dev's. (bench/mlas's PyPI peers,
+# not part of CI: bench/setup-peers.sh, which needs python3-venv.)
 group_pkgs[bench]="libbenchmark-dev libeigen3-dev libsleef-dev libxnnpack-dev libpthreadpool-dev libdnnl-dev"
 group_doc[lint]="tools/lint.sh and CI's second compiler: clang, clang-format, clang-tidy, cppcheck, git"
 group_pkgs[lint]="clang clang-tidy clang-format cppcheck git"
