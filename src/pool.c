@@ -10,8 +10,9 @@
  *
  * Idle workers spin on the pool's epoch (bumped once per job pushed) for
  * spin_us, pausing 1, 2, 4 .. spin_backoff_max times between checks, then
- * park on a futex of that epoch: sleepers is raised before the last check, so
- * a dispatcher that bumps the epoch either sees the sleeper and wakes it, or
+ * park on that epoch (src/platform/park.h: a futex, WaitOnAddress or a
+ * condition variable): sleepers is raised before the last check, so a
+ * dispatcher that bumps the epoch either sees the sleeper and wakes it, or
  * the sleeper sees the new epoch and does not sleep.
  *
  * What each atomic orders, and which orders could or could not be weaker
@@ -20,24 +21,17 @@
 #define _GNU_SOURCE
 #include "pool.h"
 
-#include <limits.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "fpenv.h"
 #include "plan.h"
+#include "platform/park.h"
 #include "topology.h"
 #include "versioned.h"
-
-#ifdef __linux__
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#endif
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
@@ -50,10 +44,10 @@ static inline void cpu_pause(void) {}
 
 /* While the caller waits for workers: pause this long, then yield (a worker
  * the scheduler put on the caller's CPU cannot run while the caller spins),
- * then sleep on the job's futex once spin_us or ACTK_CALLER_YIELD_NS is over,
+ * then park on the job's word once spin_us or ACTK_CALLER_YIELD_NS is over,
  * whichever comes first: a yield does not always let a worker on the caller's
  * CPU run (measured: an empty job then took the whole spin_us of 100 us, p50),
- * a futex sleep does. */
+ * a sleep does. */
 #define ACTK_CALLER_SPIN_NS 2000u
 #define ACTK_CALLER_YIELD_NS 20000u
 /* A spinning worker yields this often: where it shares a CPU with the caller
@@ -72,7 +66,7 @@ typedef struct actk_job {
   atomic_size_t next;         /* next task index to claim */
   atomic_size_t done;         /* tasks finished */
   atomic_int refs;            /* workers that may still touch this job */
-  atomic_uint finished;       /* futex word: 1 once done == n */
+  atomic_uint finished;       /* park word: 1 once done == n */
   atomic_int caller_sleeping; /* the caller parks on finished */
   actk_fpcsr fpcsr;           /* the caller's, applied to workers running its tasks */
   struct actk_job *next_job;  /* queue link, under the pool lock */
@@ -100,7 +94,7 @@ struct actk_pool {
   int n_cpus;
   pthread_mutex_t lock;
   actk_job *head, *tail;
-  atomic_uint epoch; /* futex word for idle workers */
+  atomic_uint epoch; /* the word idle workers park on */
   atomic_int sleepers;
   atomic_int spinning;
   atomic_int shutdown;
@@ -157,23 +151,6 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void futex_wait(atomic_uint *word, unsigned expected) {
-#ifdef __linux__
-  syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
-#else
-  while (atomic_load(word) == expected) sched_yield();
-#endif
-}
-
-static void futex_wake(atomic_uint *word, int count) {
-#ifdef __linux__
-  syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, count, NULL, NULL, 0);
-#else
-  (void)word;
-  (void)count;
-#endif
-}
-
 /* A pool from before a fork() (its threads are the parent's): it runs every
  * call inline. The acquire pairs with the release that publishes a pool set
  * up afresh in a child (the default pool's storage): a call that sees it
@@ -192,7 +169,7 @@ static int pool_is_stopped(const actk_pool *pool) {
 
 static void job_notify_done(actk_job *job) {
   atomic_store(&job->finished, 1);
-  if (atomic_load(&job->caller_sleeping)) futex_wake(&job->finished, 1);
+  if (atomic_load(&job->caller_sleeping)) actk_park_wake(&job->finished, 1);
 }
 
 /* Claim and run tasks until none are left. */
@@ -255,7 +232,7 @@ static int spin_wait(actk_pool *pool, unsigned seen) {
     t = now_ns();
     if (t >= deadline) break;
     if (t >= next_yield) { /* let a thread that shares this CPU run: it may be the caller */
-      sched_yield();
+      actk_park_yield();
       next_yield = t + ACTK_SPIN_YIELD_NS;
     }
     for (unsigned k = 0; k < pauses; k++) cpu_pause();
@@ -299,10 +276,10 @@ static void *worker_main(void *p) {
       continue;
     }
     if (spin_wait(pool, seen)) continue;
-    /* park: announce, then check once more (the epoch compare in the futex) */
+    /* park: announce, then check once more (the epoch compare in the park) */
     atomic_fetch_add(&pool->sleepers, 1);
     if (atomic_load(&pool->epoch) == seen && !atomic_load(&pool->shutdown))
-      futex_wait(&pool->epoch, seen);
+      actk_park_wait(&pool->epoch, seen);
     atomic_fetch_sub(&pool->sleepers, 1);
   }
   return NULL;
@@ -386,14 +363,13 @@ void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n) {
   atomic_fetch_add(&pool->epoch, 1);
   int sleeping = atomic_load(&pool->sleepers);
   if (sleeping > 0)
-    futex_wake(&pool->epoch, (int)(n - 1 < (size_t)sleeping ? n - 1 : (size_t)sleeping));
+    actk_park_wake(&pool->epoch, (unsigned)(n - 1 < (size_t)sleeping ? n - 1 : (size_t)sleeping));
 
   run_tasks(&job);
   unlink_job(pool, &job);
 
   /* Tasks workers still run: pause, then yield, for at most spin_us and
-   * ACTK_CALLER_YIELD_NS; then
-   * sleep on job.finished. */
+   * ACTK_CALLER_YIELD_NS; then park on job.finished. */
   uint64_t t0 = now_ns(), t = t0;
   const uint64_t wait_ns =
       pool->spin_ns < ACTK_CALLER_YIELD_NS ? pool->spin_ns : ACTK_CALLER_YIELD_NS;
@@ -401,12 +377,12 @@ void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n) {
     if (t - t0 < ACTK_CALLER_SPIN_NS)
       cpu_pause();
     else
-      sched_yield();
+      actk_park_yield();
     t = now_ns();
   }
   if (atomic_load_explicit(&job.done, memory_order_acquire) < n) {
     atomic_store(&job.caller_sleeping, 1);
-    while (atomic_load(&job.finished) == 0) futex_wait(&job.finished, 0);
+    actk_park_wait(&job.finished, 0);
   }
   /* A worker that claimed nothing may still hold the pointer for a moment;
    * yield rather than spin if it was preempted (one CPU, several threads). */
@@ -414,7 +390,7 @@ void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n) {
     if (k < 1000)
       cpu_pause();
     else
-      sched_yield();
+      actk_park_yield();
   }
 }
 
@@ -505,7 +481,7 @@ static actk_status pool_start(actk_pool *pool, const actk_pool_config *cfg) {
 static void pool_stop(actk_pool *pool) {
   atomic_store(&pool->shutdown, 1);
   atomic_fetch_add(&pool->epoch, 1);
-  futex_wake(&pool->epoch, INT_MAX);
+  actk_park_wake_all(&pool->epoch);
   for (unsigned i = 0; i < pool->n_workers; i++) pthread_join(pool->threads[i], NULL);
 }
 
