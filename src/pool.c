@@ -96,6 +96,8 @@ struct actk_pool {
   actk_job *head, *tail;
   atomic_uint epoch; /* the word idle workers park on */
   atomic_int sleepers;
+  atomic_uint released;       /* bumped when a worker drops a job's last ref */
+  atomic_int release_waiters; /* callers parked on released */
   atomic_int spinning;
   atomic_int shutdown;
   _Atomic uint64_t last_call_ns; /* end of the last call that considered this pool */
@@ -170,6 +172,14 @@ static int pool_is_stopped(const actk_pool *pool) {
 static void job_notify_done(actk_job *job) {
   atomic_store(&job->finished, 1);
   if (atomic_load(&job->caller_sleeping)) actk_park_wake(&job->finished, 1);
+}
+
+/* A worker dropped a job's last reference. A caller that waits for refs
+ * parks on the pool's `released` (not on its job: the frame may be gone the
+ * moment refs reads 0), so this touches only the pool. */
+static void job_released(actk_pool *pool) {
+  atomic_fetch_add(&pool->released, 1);
+  if (atomic_load(&pool->release_waiters)) actk_park_wake_all(&pool->released);
 }
 
 /* Claim and run tasks until none are left. */
@@ -268,11 +278,12 @@ static void *worker_main(void *p) {
     if (job) {
       if (job->fpcsr != csr) actk_fpcsr_set(csr = job->fpcsr);
       run_tasks(job);
-      /* release: the caller's acquire load of 0 ends the job's frame, so
-       * this thread's reads of it (job->n in run_tasks) and its task results
-       * must come first. Relaxed: TSan reports the next call's frame racing
-       * with the read of job->n. */
-      atomic_fetch_sub_explicit(&job->refs, 1, memory_order_release);
+      /* a release at least: the caller's acquire load of 0 ends the job's
+       * frame, so this thread's reads of it (job->n in run_tasks) and its
+       * task results must come first (relaxed: TSan reports the next call's
+       * frame racing with the read of job->n). seq_cst: the worker's half of
+       * the Dekker pair with a caller that parks on `released`. */
+      if (atomic_fetch_sub(&job->refs, 1) == 1) job_released(pool);
       continue;
     }
     if (spin_wait(pool, seen)) continue;
@@ -283,6 +294,18 @@ static void *worker_main(void *p) {
     atomic_fetch_sub(&pool->sleepers, 1);
   }
   return NULL;
+}
+
+/* One step of a caller's bounded wait that began at t0: pause for the first
+ * ACTK_CALLER_SPIN_NS, then yield. 0 once limit_ns have passed: park then. */
+static int caller_backoff(uint64_t t0, uint64_t limit_ns) {
+  uint64_t t = now_ns() - t0;
+  if (t >= limit_ns) return 0;
+  if (t < ACTK_CALLER_SPIN_NS)
+    cpu_pause();
+  else
+    actk_park_yield();
+  return 1;
 }
 
 /* ---- the runner's view ---- */
@@ -370,27 +393,28 @@ void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n) {
 
   /* Tasks workers still run: pause, then yield, for at most spin_us and
    * ACTK_CALLER_YIELD_NS; then park on job.finished. */
-  uint64_t t0 = now_ns(), t = t0;
+  uint64_t t0 = now_ns();
   const uint64_t wait_ns =
       pool->spin_ns < ACTK_CALLER_YIELD_NS ? pool->spin_ns : ACTK_CALLER_YIELD_NS;
-  while (atomic_load_explicit(&job.done, memory_order_acquire) < n && t - t0 < wait_ns) {
-    if (t - t0 < ACTK_CALLER_SPIN_NS)
-      cpu_pause();
-    else
-      actk_park_yield();
-    t = now_ns();
+  while (atomic_load_explicit(&job.done, memory_order_acquire) < n && caller_backoff(t0, wait_ns)) {
   }
   if (atomic_load_explicit(&job.done, memory_order_acquire) < n) {
     atomic_store(&job.caller_sleeping, 1);
     actk_park_wait(&job.finished, 0);
   }
-  /* A worker that claimed nothing may still hold the pointer for a moment;
-   * yield rather than spin if it was preempted (one CPU, several threads). */
-  for (unsigned k = 0; atomic_load_explicit(&job.refs, memory_order_acquire) != 0; k++) {
-    if (k < 1000)
-      cpu_pause();
-    else
-      actk_park_yield();
+  /* A worker that claimed nothing may still hold the pointer for a moment:
+   * pause, yield if it was preempted (one CPU, several threads), then park
+   * until the worker that drops the last reference bumps `released`. The
+   * Dekker pair: this side raises release_waiters and then reads refs; the
+   * worker's decrement is followed by its bump and its read of
+   * release_waiters (seq_cst, docs/pool-memory-order.md). */
+  t0 = now_ns();
+  while (atomic_load_explicit(&job.refs, memory_order_acquire) != 0) {
+    if (caller_backoff(t0, ACTK_CALLER_YIELD_NS)) continue;
+    unsigned gen = atomic_load(&pool->released);
+    atomic_fetch_add(&pool->release_waiters, 1);
+    if (atomic_load(&job.refs) != 0) actk_park_wait(&pool->released, gen);
+    atomic_fetch_sub(&pool->release_waiters, 1);
   }
 }
 
@@ -417,6 +441,8 @@ static void pool_reset(actk_pool *pool) {
   pool->head = pool->tail = NULL;
   atomic_store_explicit(&pool->epoch, 0, memory_order_relaxed);
   atomic_store_explicit(&pool->sleepers, 0, memory_order_relaxed);
+  atomic_store_explicit(&pool->released, 0, memory_order_relaxed);
+  atomic_store_explicit(&pool->release_waiters, 0, memory_order_relaxed);
   atomic_store_explicit(&pool->spinning, 0, memory_order_relaxed);
   atomic_store_explicit(&pool->shutdown, 0, memory_order_relaxed);
   atomic_store_explicit(&pool->last_call_ns, 0, memory_order_relaxed);
