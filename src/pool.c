@@ -226,30 +226,37 @@ static void unlink_job(actk_pool *pool, actk_job *job) {
   pthread_mutex_unlock(&pool->lock);
 }
 
-/* Spin for spin_ns while the epoch stays at seen. 1 if it moved. */
-static int spin_wait(actk_pool *pool, unsigned seen) {
-  if (pool->spin_ns == 0) return 0;
-  atomic_fetch_add_explicit(&pool->spinning, 1, memory_order_relaxed);
-  uint64_t t = now_ns(), deadline = t + pool->spin_ns, next_yield = t + ACTK_SPIN_YIELD_NS;
-  unsigned pauses = 1;
-  int moved = 0;
-  for (;;) {
-    if (atomic_load_explicit(&pool->epoch, memory_order_acquire) != seen ||
-        atomic_load_explicit(&pool->shutdown, memory_order_relaxed)) {
-      moved = 1;
-      break;
+/* An idle worker: spin for spin_ns while the epoch stays at seen, then park
+ * on it. Returns once the epoch moved (a job, or shutdown). */
+static void idle_wait(actk_pool *pool, unsigned seen) {
+  if (pool->spin_ns > 0) {
+    atomic_fetch_add_explicit(&pool->spinning, 1, memory_order_relaxed);
+    uint64_t t = now_ns(), deadline = t + pool->spin_ns, next_yield = t + ACTK_SPIN_YIELD_NS;
+    unsigned pauses = 1;
+    int moved = 0;
+    for (;;) {
+      if (atomic_load_explicit(&pool->epoch, memory_order_acquire) != seen ||
+          atomic_load_explicit(&pool->shutdown, memory_order_relaxed)) {
+        moved = 1;
+        break;
+      }
+      t = now_ns();
+      if (t >= deadline) break;
+      if (t >= next_yield) { /* let a thread that shares this CPU run: it may be the caller */
+        actk_park_yield();
+        next_yield = t + ACTK_SPIN_YIELD_NS;
+      }
+      for (unsigned k = 0; k < pauses; k++) cpu_pause();
+      if (pauses < pool->backoff_max) pauses *= 2;
     }
-    t = now_ns();
-    if (t >= deadline) break;
-    if (t >= next_yield) { /* let a thread that shares this CPU run: it may be the caller */
-      actk_park_yield();
-      next_yield = t + ACTK_SPIN_YIELD_NS;
-    }
-    for (unsigned k = 0; k < pauses; k++) cpu_pause();
-    if (pauses < pool->backoff_max) pauses *= 2;
+    atomic_fetch_sub_explicit(&pool->spinning, 1, memory_order_relaxed);
+    if (moved) return;
   }
-  atomic_fetch_sub_explicit(&pool->spinning, 1, memory_order_relaxed);
-  return moved;
+  /* park: announce, then check once more (the epoch compare in the park) */
+  atomic_fetch_add(&pool->sleepers, 1);
+  if (atomic_load(&pool->epoch) == seen && !atomic_load(&pool->shutdown))
+    actk_park_wait(&pool->epoch, seen);
+  atomic_fetch_sub(&pool->sleepers, 1);
 }
 
 static void pin_self(actk_pool *pool, unsigned index) {
@@ -286,12 +293,7 @@ static void *worker_main(void *p) {
       if (atomic_fetch_sub(&job->refs, 1) == 1) job_released(pool);
       continue;
     }
-    if (spin_wait(pool, seen)) continue;
-    /* park: announce, then check once more (the epoch compare in the park) */
-    atomic_fetch_add(&pool->sleepers, 1);
-    if (atomic_load(&pool->epoch) == seen && !atomic_load(&pool->shutdown))
-      actk_park_wait(&pool->epoch, seen);
-    atomic_fetch_sub(&pool->sleepers, 1);
+    idle_wait(pool, seen);
   }
   return NULL;
 }
