@@ -779,6 +779,16 @@ static void usage(const char *argv0) {
   exit(2);
 }
 
+void pool_note_openmp(void) {
+#ifdef _OPENMP
+  note("OpenMP %d, omp_get_max_threads %d, OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s", _OPENMP,
+       omp_get_max_threads(), getenv("OMP_WAIT_POLICY") ? getenv("OMP_WAIT_POLICY") : "(unset)",
+       getenv("GOMP_SPINCOUNT") ? getenv("GOMP_SPINCOUNT") : "(unset)");
+#else
+  note("OpenMP: not built (no omp column)");
+#endif
+}
+
 int main(int argc, char **argv) {
   static const char *const parts[] = {"scale", "seed", "contend", "place", "info"};
   for (size_t k = 0; argc > 1 && k < sizeof parts / sizeof parts[0]; k++)
@@ -824,13 +834,7 @@ int main(int argc, char **argv) {
   bench_header("actk_pool_bench");
   note("default pool threads %u, timer %.0f ns", actk_pool_threads(actk_pool_default()),
        timer_overhead_ns());
-#ifdef _OPENMP
-  note("OpenMP %d, omp_get_max_threads %d, OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s", _OPENMP,
-       omp_get_max_threads(), getenv("OMP_WAIT_POLICY") ? getenv("OMP_WAIT_POLICY") : "(unset)",
-       getenv("GOMP_SPINCOUNT") ? getenv("GOMP_SPINCOUNT") : "(unset)");
-#else
-  note("OpenMP: not built (no omp column)");
-#endif
+  pool_note_openmp();
   if (g_threads)
     note("--threads %u: every pool of this run (the default pool's place too) and OpenMP with %u "
          "threads",

@@ -966,12 +966,7 @@ int pool_scaling_main(int argc, char **argv) {
       len += (size_t)snprintf(tl + len, sizeof tl - len, "%s%u", k ? "," : "", g_tl[k]);
     note("threads: %s", tl);
   }
-#ifdef _OPENMP
-  if (g_omp || !strcmp(part, "contend"))
-    note("OpenMP %d, omp_get_max_threads %d, OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s", _OPENMP,
-         omp_get_max_threads(), getenv("OMP_WAIT_POLICY") ? getenv("OMP_WAIT_POLICY") : "(unset)",
-         getenv("GOMP_SPINCOUNT") ? getenv("GOMP_SPINCOUNT") : "(unset)");
-#endif
+  if (g_omp || !strcmp(part, "contend")) pool_note_openmp();
   const actk_isa isa0 = actk_isa_active();
   unsigned long par0 = par_calls();
   int rc = 0;
