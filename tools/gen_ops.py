@@ -33,6 +33,7 @@ class Table:
         self.ops = t["op"]
         self.fuzz = t["fuzz"]
         self.by_name = {o["name"]: o for o in self.ops}
+        derive_rows(self)
         self.check()
 
     def check(self):
@@ -73,29 +74,38 @@ class Table:
                 with open(os.path.join(math_dir, h), encoding="utf-8") as f:
                     defined |= set(re.findall(r"ACTK_INLINE\s+\w+\s+(\w+)\s*\(", f.read()))
         for o in self.ops:
-            count = 0
-            for item in o.get("breaks", []):
-                if isinstance(item, str):
-                    count += 1
-                elif set(item) == {"at", "k"} and len(item["k"]) == 2:
-                    count += item["k"][1] - item["k"][0] + 1
-                else:
-                    sys.exit("src/ops.toml: %s: a break is an expression, or { at = \"...k...\", "
-                             "k = [first, last] }: %r" % (o["name"], item))
-            if count > MAX_BREAKS:
-                sys.exit("src/ops.toml: %s: %d breaks, more than ACTK_MAX_BREAKS (%d)"
-                         % (o["name"], count, MAX_BREAKS))
-            if o["shape"] in ("bias", GATED) and "breaks" in o:
-                sys.exit("src/ops.toml: %s: a %s op has its activation's breaks" % (o["name"], o["shape"]))
+            for field in ("breaks", "xbreaks"):
+                count = 0
+                for item in o.get(field, []):
+                    if isinstance(item, str):
+                        count += 1
+                    elif set(item) == {"at", "k"} and len(item["k"]) == 2:
+                        count += item["k"][1] - item["k"][0] + 1
+                    else:
+                        sys.exit("src/ops.toml: %s: a %s entry is an expression, or { at = \"...k...\", "
+                                 "k = [first, last] }: %r" % (o["name"], field, item))
+                if count > MAX_BREAKS:
+                    sys.exit("src/ops.toml: %s: %d %s, more than ACTK_MAX_BREAKS (%d)"
+                             % (o["name"], count, field, MAX_BREAKS))
+                if o["shape"] in ("bias", GATED) and field in o:
+                    sys.exit("src/ops.toml: %s: a %s op has its activation's %s" % (o["name"], o["shape"], field))
             for h in o.get("headers", []):
                 if not os.path.exists(os.path.join(math_dir, h)):
-                    sys.exit("src/ops.toml: %s: header src/math/%s does not exist" % (o["name"], h))
+                    sys.exit("src/ops.toml: %s: header src/math/%s does not exist: write it (the op's "
+                             "math, against src/math/vec_contract.h), or fix the row's headers"
+                             % (o["name"], h))
+            if "derived" in o:
+                continue  # its base's math, checked in the base's row
             for tier in self.tiers:
                 for ty in self.types:
                     fn = self.math(o, tier, ty)
                     if fn not in defined:
-                        sys.exit("src/ops.toml: %s, %s tier, %s: math function %s is not defined "
-                                 "(ACTK_INLINE) in src/math/" % (o["name"], tier["name"], ty["name"], fn))
+                        where = o["name"] + ("_fast" if tier["name"] != "accurate" else "") + ".h"
+                        sys.exit("src/ops.toml: %s, %s tier, %s: math function %s is not defined in "
+                                 "src/math/: define ACTK_INLINE vf %s(vf x) in src/math/%s (listed in "
+                                 "the row's headers), or name another in the row's math"
+                                 % (o["name"], tier["name"], ty["name"], fn, fn, where))
+        check_xrefs(self)
 
     def of_shape(self, shape):
         return [o for o in self.ops if o["shape"] == shape]
@@ -119,6 +129,8 @@ class Table:
     def math(self, o, tier, ty):
         """The kernel's math function for an (op, tier, type)."""
         key = tier["name"] + ("" if ty["name"] == "f32" else "_" + ty["name"])
+        if "derived" in o:  # a wrapper of gen_kernels around its base's math
+            return derived_fn(o, self.math(self.by_name[o["derived"]["op"]], tier, ty))
         m = o.get("math", {})
         if key in m:
             return m[key]
@@ -156,6 +168,96 @@ class Table:
     def props(o):
         p = ["ACTK_PROP_%s" % x.upper() for x in o.get("props", [])]
         return " | ".join(p) if p else "0"
+
+
+# ---- derived ops: y = sy f(sx x) of a unary op f (src/ops.toml's derived) ----
+# The negations are exact: the base's bounds, ties, special values and breaks
+# hold for the derived op unchanged, so it needs no math and no reference of
+# its own: its kernels wrap the base's math (gen_kernels), its exact reference
+# wraps the base's (tools/xref_derived.gen.h, tools/exact.c).
+DERIVED_FORMS = {"-f(-x)": (-1, -1), "f(-x)": (-1, 1), "-f(x)": (1, -1)}  # form -> (sx, sy)
+
+
+def derive_rows(t):
+    """Fills a derived row's fields from its base (headers, breaks, cost and the
+    properties the form keeps) and checks the row."""
+    for o in t.ops:
+        d = o.get("derived")
+        if d is None:
+            continue
+        where = "src/ops.toml: %s: derived" % o["name"]
+        if o["shape"] != "unary":
+            sys.exit("%s: only a unary op can be derived" % where)
+        if set(d) != {"op", "form"} or d["form"] not in DERIVED_FORMS:
+            sys.exit('%s: { op = "<unary op>", form = one of %s }: %r' % (where, ", ".join(DERIVED_FORMS), d))
+        base = t.by_name.get(d["op"])
+        if base is None or base["shape"] != "unary" or "derived" in base:
+            sys.exit("%s: its op %r must be a unary op of the table, not itself derived" % (where, d["op"]))
+        for field in ("math", "headers", "breaks", "xbreaks"):
+            if field in o:
+                sys.exit("%s: a derived op takes its base's %s: drop the row's" % (where, field))
+        o["headers"] = base.get("headers", [])
+        o["breaks"] = base.get("breaks", [])  # in |x|: the same under x -> -x
+        o.setdefault("cost", base["cost"])
+        if "props" not in o:
+            # odd survives every form; monotone (never steps down) only -f(-x)
+            keep = ("odd", "monotone") if d["form"] == "-f(-x)" else ("odd",)
+            o["props"] = [p for p in base.get("props", []) if p in keep]
+
+
+def derived_fn(o, base_fn):
+    return "%s_of_%s" % (o["name"], base_fn)
+
+
+def derived_wrappers(t):
+    """The derived ops' math: each base math function wrapped once (sign flips)."""
+    L, seen = [], set()
+    for o in t.of_shape("unary"):
+        if "derived" not in o:
+            continue
+        sx, sy = DERIVED_FORMS[o["derived"]["form"]]
+        for ti in t.tiers:
+            for ty in t.types:
+                base_fn = t.math(t.by_name[o["derived"]["op"]], ti, ty)
+                name = derived_fn(o, base_fn)
+                if name in seen:
+                    continue
+                seen.add(name)
+                arg = "vf_xor(x, vf_splat(-0.0f))" if sx < 0 else "x"
+                body = "%s(%s)" % (base_fn, arg)
+                if sy < 0:
+                    body = "vf_xor(%s, vf_splat(-0.0f))" % body
+                L.append("ACTK_INLINE vf %s(vf x) { return %s; } /* %s: %s */" % (
+                    name, body, o["name"], o["derived"]["form"].replace("f", o["derived"]["op"])))
+    return L
+
+
+def gen_xref_derived(t):
+    L = ["/* %s */" % STAMP,
+         "/* The derived ops' exact references (included by tools/exact.c): y = sy f(sx x), the",
+         " * base's enclosure and interval with their signs flipped. XREF_DERIVED(op, base, sx, sy). */"]
+    for o in t.of_shape("unary"):
+        if "derived" in o:
+            sx, sy = DERIVED_FORMS[o["derived"]["form"]]
+            L.append("XREF_DERIVED(%s, %s, %d, %d)" % (o["name"], o["derived"]["op"], sx, sy))
+    return "\n".join(L) + "\n"
+
+
+def check_xrefs(t):
+    """Every unary and param op that is not derived has its exact reference in tools/exact.c
+    (a missing one would stop the build at the link of catalog.gen.c, minutes in)."""
+    path = os.path.join(ROOT, "tools/exact.c")
+    text = open(path, encoding="utf-8").read()
+    for o in t.ops:
+        if o["shape"] not in ("unary", "param") or "derived" in o:
+            continue
+        n = o["name"]
+        if not re.search(r"^XREF\(%s\)|\bactk_xref_%s\s*=" % (n, n), text, re.M):
+            sys.exit("src/ops.toml: %s: no exact reference: define actk_xref_%s in tools/exact.c "
+                     "(static void %s_approx(actk_xval *t), its double enclosure; static void "
+                     "%s_interval(iv *r, double x, double alpha), its definition in MPFR intervals; "
+                     "then XREF(%s) in the list below them), or derive the op from another "
+                     "(derived = { op = ..., form = ... } in its row)" % (n, n, n, n, n))
 
 
 def c_params(o, ctype):
@@ -264,6 +366,11 @@ def gen_kernels(t):
                 headers.append(h)
     L += ['#include "../math/%s"' % h for h in headers]
     L.append("")
+    wrappers = derived_wrappers(t)
+    if wrappers:
+        L.append("/* Derived ops (src/ops.toml's derived): their base's math, signs flipped (exact). */")
+        L += wrappers
+        L.append("")
     L.append("/* NOLINTBEGIN(bugprone-macro-parentheses) */")
     for o, ti, ty in t.entries():
         k = t.kname(o, ti, ty)
@@ -409,16 +516,13 @@ def gen_catalog(t):
     for o in t.ops:
         if o["shape"] in ("bias", GATED):
             continue  # their activation's, applied to the sum or the gate
-        L.append("static size_t breaks_%s(double *b) {" % o["name"])
-        L.append("  size_t n = 0;")
-        for item in o.get("breaks", []):
-            if isinstance(item, str):
-                L.append("  b[n++] = %s;" % item)
-            else:
-                lo, hi = item["k"]
-                L.append("  for (int k = %d; k <= %d; k++) b[n++] = %s;" % (lo, hi, item["at"]))
-        L.append("  return n;")
-        L.append("}")
+        L += c_breaks("breaks_" + o["name"], o.get("breaks", []))
+    L.append("/* Where each op's exact reference switches regime, in |x| (src/ops.toml's xbreaks):")
+    L.append(" * tests/test_reference.c samples the floats around each. */")
+    for o in t.ops:
+        if o["shape"] in ("bias", GATED) or "derived" in o:
+            continue
+        L += c_breaks("xbreaks_" + o["name"], o.get("xbreaks", []))
     L.append("")
     L.append("const actk_op_info actk_catalog[] = {")
     for o, ti, ty in t.entries():
@@ -433,6 +537,8 @@ def gen_catalog(t):
              ".cost_name = \"%s\"" % o["cost"], ".bound_ulp = %s" % repr(float(b_ulp)),
              ".bound_rel = %s" % b_rel, ".call = call_%s_%s_%s" % (o["name"], ty["name"], ti["name"])]
         f.append(".breaks = breaks_%s" % (o["activation"] if o["shape"] == "bias" else o["name"]))
+        xb = t.by_name[o["activation"]] if o["shape"] == "bias" else o
+        f.append(".xbreaks = xbreaks_%s" % xb.get("derived", {}).get("op", xb["name"]))
         if o["shape"] == "unary":
             f += [".props = %s" % t.props(o).replace("ACTK_PROP_", "ACTK_OP_"),
                   ".ref = actk_ref_%s" % o["name"], ".xref = &actk_xref_%s" % o["name"]]
@@ -475,6 +581,21 @@ def gen_catalog(t):
     L.append("};")
     L.append("const size_t actk_gated_catalog_size = sizeof actk_gated_catalog / sizeof actk_gated_catalog[0];")
     return "\n".join(L) + "\n"
+
+
+def c_breaks(fn, items):
+    """A catalog breaks function: the expressions of a breaks list into b."""
+    if not items:
+        return ["static size_t %s(double *b) {" % fn, "  (void)b;", "  return 0;", "}"]
+    L = ["static size_t %s(double *b) {" % fn, "  size_t n = 0;"]
+    for item in items:
+        if isinstance(item, str):
+            L.append("  b[n++] = %s;" % item)
+        else:
+            lo, hi = item["k"]
+            L.append("  for (int k = %d; k <= %d; k++) b[n++] = %s;" % (lo, hi, item["at"]))
+    L += ["  return n;", "}"]
+    return L
 
 
 # ---- abi/signatures.gen.h --------------------------------------------------
@@ -523,6 +644,10 @@ def gen_python(t):
     L.append("}")
     L.append("GATED_OPS = {  # name -> its activation (y = activation(gate) * up; and <name>_packed)")
     L += ['    "%s": "%s",' % (o["name"], o["activation"]) for o in t.of_shape(GATED)]
+    L.append("}")
+    L.append("DERIVED_OPS = {  # name -> (its base, sx, sy): y = sy base(sx x)")
+    L += ['    "%s": ("%s", %d, %d),' % ((o["name"], o["derived"]["op"]) + DERIVED_FORMS[o["derived"]["form"]])
+          for o in t.of_shape("unary") if "derived" in o]
     L.append("}")
     L.append("TIERS = {%s}  # tier -> the C name's suffix" % ", ".join(
         '"%s": "%s"' % (ti["name"], ti["suffix"]) for ti in t.tiers))
@@ -709,6 +834,24 @@ def gen_readme(t, text):
     return "\n".join(out)
 
 
+# README's op list and entry-point count (marked blocks; the docs own the text around them)
+OPLIST_BEGIN = "<!-- op list: generated by tools/gen_ops.py from src/ops.toml -->"
+OPLIST_END = "<!-- end of the op list -->"
+COUNT_BEGIN = "<!-- entry-point count: generated by tools/gen_ops.py -->"
+COUNT_END = "<!-- end of the entry-point count -->"
+
+
+def gen_readme_ops(t, text):
+    names = lambda shape: ", ".join("`%s`" % o["name"] for o in t.of_shape(shape))
+    line = ("Ops: %s; with a parameter: %s; bias + activation: %s; gated (plain and packed): %s; "
+            "and `rope`." % (names("unary"), names("param"), names("bias"), names(GATED)))
+    text = splice(text, OPLIST_BEGIN, OPLIST_END, OPLIST_BEGIN + "\n" + line + "\n" + OPLIST_END, "README.md")
+    k = len(t.tiers) * len(t.types)
+    count = "%d activation entry points, %d gated ones (plain and packed) and %d RoPE ones" % (
+        k * sum(len(t.of_shape(s)) for s in SHAPES), 2 * k * len(t.of_shape(GATED)), len(t.types))
+    return splice(text, COUNT_BEGIN, COUNT_END, COUNT_BEGIN + count + COUNT_END, "README.md")
+
+
 # ---- rust/actk-sys/src/ops.gen.rs, rust/actk/src/ops.gen.rs ----------------
 # Per shape: the C parameters after pool (T the element type, P the param's
 # name), the safe call's parameters, the checks in Rust, the raw call's
@@ -847,6 +990,88 @@ def gen_rust(t):
     return "\n".join(L) + "\n"
 
 
+# ---- rust/actk/tests/gen/ops_tests.gen.rs ------------------------------------
+
+def gen_rust_tests(t):
+    """rust/actk/tests/ops.rs's list: one test per op (its macros there), in the table's
+    order. The C names are spelled here from the op's name (actk_<op>_<type>[_fast]), not
+    with Table.fn, which writes the wrappers under test: the test keeps its own spelling."""
+    L = ["// %s" % STAMP,
+         "// Included by rust/actk/tests/ops.rs: a test per op of the table, through its macros.", ""]
+    names = lambda op: ", ".join("actk_%s_%s%s" % (op, ty, tier) for ty in ("f32", "f16", "bf16")
+                                 for tier in ("", "_fast"))
+    macro = {"unary": "unary", "param": "param", "bias": "bias"}
+    for o in t.ops:
+        n = o["name"]
+        if o["shape"] == GATED:
+            L.append("gated!(%s, %s_packed, [%s], [%s]);" % (n, n, names(n), names(n + "_packed")))
+        else:
+            L.append("%s!(%s, %s_inplace, %s);" % (macro[o["shape"]], n, n, names(n)))
+    L += ["", "/// Every op the lines above test, in their order (every_op_is_tested).",
+          "const TESTED: &[&str] = &["]
+    for o in rust_ops(t):
+        L.append('    "%s",' % o["name"])
+    L.append("];")
+    return "\n".join(L) + "\n"
+
+
+# ---- python/actk/_torch_modules.py: the torch.nn modules and replace()'s table ----
+
+def gen_torch_modules(t):
+    """A module per op whose row has torch = { module = "Name" [, nn = "torch.nn name"] }:
+    forward calls torch.ops.actk.<op> directly (TorchScript and fx see the op);
+    nn: replace() swaps torch.nn.<nn> for it (a param op takes the parameter of the
+    same name from the torch.nn module). python/actk/torch.py imports them."""
+    L = ["# %s" % STAMP,
+         '"""actk.torch\'s modules, one per op with a torch entry in src/ops.toml, and',
+         "NN_SWAPS, replace()'s table: torch.nn class name -> (module, its parameter's",
+         'attribute or None). python/actk/torch.py adds GELU and the special cases."""',
+         "import torch", "", "",
+         "class _Unary(torch.nn.Module):",
+         "    def __init__(self, fast: bool = False, inplace: bool = False):",
+         "        super().__init__()",
+         "        self.fast, self.inplace = bool(fast), bool(inplace)", "",
+         "    def extra_repr(self):",
+         '        return "fast=%s, inplace=%s" % (self.fast, self.inplace)']
+    swaps, names = [], []
+    for o in t.ops:
+        m = o.get("torch")
+        if m is None:
+            continue
+        if o["shape"] not in ("unary", "param") or set(m) - {"module", "nn"} or "module" not in m:
+            sys.exit('src/ops.toml: %s: torch = { module = "Name", nn = "torch.nn name" (optional) }, '
+                     "for a unary or param op" % o["name"])
+        cls, op = m["module"], o["name"]
+        doc = ("torch.nn.%s: %s." % (m["nn"], o["doc"])) if "nn" in m else "%s." % o["doc"]
+        names.append(cls)
+        L += ["", ""]
+        if o["shape"] == "unary":
+            L += ["class %s(_Unary):" % cls, '    """%s"""' % doc, "",
+                  "    def forward(self, x):",
+                  "        if self.inplace:",
+                  "            return torch.ops.actk.%s_(x, self.fast)" % op,
+                  "        return torch.ops.actk.%s(x, self.fast)" % op]
+        else:
+            p, v = o["param"]["name"], o["param"]["value"].rstrip("f")
+            L += ["class %s(torch.nn.Module):" % cls, '    """%s"""' % doc, "",
+                  "    def __init__(self, %s: float = %s, fast: bool = False, inplace: bool = False):" % (p, v),
+                  "        super().__init__()",
+                  "        self.%s, self.fast, self.inplace = float(%s), bool(fast), bool(inplace)" % (p, p), "",
+                  "    def forward(self, x):",
+                  "        if self.inplace:",
+                  "            return torch.ops.actk.%s_(x, self.%s, self.fast)" % (op, p),
+                  "        return torch.ops.actk.%s(x, self.%s, self.fast)" % (op, p), "",
+                  "    def extra_repr(self):",
+                  '        return "%s=%%s, fast=%%s, inplace=%%s" %% (self.%s, self.fast, self.inplace)' % (p, p)]
+        if "nn" in m:
+            swaps.append('    "%s": (%s, %s),' % (m["nn"], cls, '"%s"' % o["param"]["name"]
+                                                     if o["shape"] == "param" else "None"))
+    L += ["", "", "MODULES = (%s,)" % ", ".join('"%s"' % n for n in names),
+          "# torch.nn class name -> (actk module, the parameter's attribute or None)",
+          "NN_SWAPS = {"] + swaps + ["}"]
+    return "\n".join(L) + "\n"
+
+
 # ---- driver ----------------------------------------------------------------
 
 def outputs(t):
@@ -863,9 +1088,12 @@ def outputs(t):
     files["python/actk/_ops.py"] = gen_python(t)
     files["python/csrc/ops.gen.h"] = gen_torch(t)
     files["fuzz/ops.gen.h"] = gen_fuzz(t)
-    files["README.md"] = gen_readme(t, open(os.path.join(ROOT, "README.md")).read())
+    files["README.md"] = gen_readme_ops(t, gen_readme(t, open(os.path.join(ROOT, "README.md")).read()))
     files["rust/actk-sys/src/ops.gen.rs"] = gen_rust_sys(t)
     files["rust/actk/src/ops.gen.rs"] = gen_rust(t)
+    files["tools/xref_derived.gen.h"] = gen_xref_derived(t)
+    files["rust/actk/tests/gen/ops_tests.gen.rs"] = gen_rust_tests(t)
+    files["python/actk/_torch_modules.py"] = gen_torch_modules(t)
     return files
 
 
