@@ -4,8 +4,9 @@
 # it runs on (any, X86 or ARM64: ACTK_X86/ACTK_ARM64 of the top CMakeLists),
 # its implementation file and that file's own target flags (only that file
 # gets them: docs/contributing.md, adding an ISA). ACTK_BUILD_ISAS: the ISAs
-# this build compiles. A header ISA without its build facts here stops the
-# configure.
+# this build compiles; ACTK_ISA_FLAGS_<isa>: each one's flags, as a list (the
+# tests that compile code per ISA take them). A header ISA without its build
+# facts here stops the configure.
 file(STRINGS ${PROJECT_SOURCE_DIR}/include/actk.h actk_isa_lines
      REGEX "^[ \t]*ACTK_ISA_[A-Z0-9_]+[ \t]*=[ \t]*[0-9]+")
 set(ACTK_ISAS "")
@@ -38,10 +39,11 @@ foreach(isa IN LISTS ACTK_ISAS)
   list(GET actk_isa_${isa} 1 file)
   list(GET actk_isa_${isa} 2 flags)
   if(arch STREQUAL "any" OR ACTK_${arch})
+    separate_arguments(flags UNIX_COMMAND "${flags}")
+    set(ACTK_ISA_FLAGS_${isa} ${flags})
     list(APPEND ACTK_BUILD_ISAS ${isa})
     list(APPEND ACTK_ISA_SOURCES ${file})
     if(flags)
-      separate_arguments(flags UNIX_COMMAND "${flags}")
       set_source_files_properties(${file} PROPERTIES COMPILE_OPTIONS "${flags}")
     endif()
   endif()
