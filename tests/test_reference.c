@@ -100,7 +100,7 @@ static void build_sample(void) {
   /* each op's own (src/ops.toml's xbreaks: a new op lists its regimes there) */
   for (size_t i = 0; i < actk_catalog_size; i++) {
     const actk_op_info *e = &actk_catalog[i];
-    if (e->type != 0 || e->tier != 0 || e->shape == ACTK_SHAPE_BIAS) continue;
+    if (e->type != 0 || e->tier != 0 || e->shape == ACTK_SHAPE_BIAS || !e->xbreaks) continue;
     double b[ACTK_MAX_BREAKS];
     size_t nb = e->xbreaks(b);
     for (size_t j = 0; j < nb; j++) add_around(&k, cap, b[j]);

@@ -67,7 +67,7 @@ struct actk_op_info {
   size_t (*breaks)(double *b);
   /* Where its exact reference (tools/exact.c) switches regime, in |x|
    * (src/ops.toml's xbreaks; a derived op: its base's): tests/test_reference.c
-   * samples the floats around each. The same contract as breaks. */
+   * samples the floats around each. The same contract as breaks; NULL: none. */
   size_t (*xbreaks)(double *b);
   /* bias ops: the unary entry of the same tier and type they apply */
   const char *activation;
