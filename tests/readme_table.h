@@ -80,15 +80,24 @@ static inline int readme_accuracy(const char *path, const char *key, readme_row 
       fclose(f);
       return -1;
     }
+    for (int k = 0; k < n; k++)
+      if (!strcmp(rows[k].op, c[2])) {
+        snprintf(err, err_size, "%s:%d: a second row of %s in table \"%s\"", path, lineno, c[2],
+                 key);
+        fclose(f);
+        return -1;
+      }
     readme_row *r = &rows[n++];
     snprintf(r->op, sizeof r->op, "%s", c[2]);
+    /* each number whole: "1.0x21" is a typo, not 1.0 (after the maximum only
+     * f32 fast's " (2^-19.84)", after the share only its '%') */
     char *end;
     r->max = strtod(c[3], &end);
-    if (end == c[3]) goto bad;
+    if (end == c[3] || (*end && strncmp(end, " (", 2))) goto bad;
     r->worst_x = strtof(c[4], &end);
-    if (end == c[4]) goto bad;
+    if (end == c[4] || *end) goto bad;
     r->correct_pct = strtod(c[5], &end);
-    if (end == c[5]) goto bad;
+    if (end == c[5] || (*end && strcmp(end, "%"))) goto bad;
     continue;
   bad:
     if (!strcmp(c[3], "-")) /* tools/gen_ops.py's stub for a new op */

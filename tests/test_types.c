@@ -76,12 +76,16 @@ static float value_f(const type16 *t, uint16_t h) { return (float)actk_fmt16_val
  * The checks that need no reference (NaNs, monotony, bit identity across
  * ISAs) see every input at both levels. */
 static int g_all_inputs = -1;
+/* and the inputs docs/accuracy.tsv names as each row's worst (at_x, in either
+ * type): a table made stricter than the code then fails in a quick run too
+ * (caught: bf16 fast sigmoid's 0.510 ULP at -2.3125 edited to 0.505 passed) */
+static unsigned char g_doc_worst[N16];
 
 static int sampled(size_t i) {
   if (g_all_inputs < 0) g_all_inputs = test_exhaustive();
   const uint16_t m = g_x[i] & 0x7fffu;
-  return g_all_inputs || i % 23u == 0 || m < 0x0400u || (m >= 0x7bfcu && m <= 0x7bffu) ||
-         (m >= 0x7f7cu && m <= 0x7f7fu);
+  return g_all_inputs || i % 23u == 0 || g_doc_worst[g_x[i]] || m < 0x0400u ||
+         (m >= 0x7bfcu && m <= 0x7bffu) || (m >= 0x7f7cu && m <= 0x7f7fu);
 }
 
 /* The true value of element i (bias ops: of the f32 sum). */
@@ -715,6 +719,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "test_types: %s\n", err);
         return 1;
       }
+      for (int r = 0; r < g_n_doc[ti][e->tier]; r++)
+        g_doc_worst[actk_fmt16_round(g_types[ti].fmt, (double)g_doc[ti][e->tier][r].worst_x)] = 1;
     }
   for (int ti = 0; ti < 2; ti++) {
     size_t n = test_ops_of_type(g_ops + g_n_ops, g_types[ti].type);

@@ -612,16 +612,21 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
   acc_result *res = xmalloc(n_ops * (size_t)o->n_isas * sizeof *res);
   int all_ok = 1;
 
+  /* the 16-bit lines only where 16-bit rows follow (--full) */
   printf("\naccuracy vs the references (bias ops: of the float sum x + bias, N(0,1) bias;\n"
-         "  16-bit: the exact reference, ties settled; f32: its double approximation)\n"
+         "  %sf32: its double approximation)\n"
          "  f32: %zu bit patterns (every %u-th) + %zu specials; accurate: max ULP (bound 2),\n"
-         "       fast: max relative error (bound 2^-18)\n"
-         "  f16, bf16: all 65536 inputs; max error in ULPs of the type and the share correctly\n"
-         "       rounded (bound: every result faithful)\n"
-         "  gated ops (plain; packed is it row by row): up = +-2^k, y vs the exact product;\n"
+         "       fast: max relative error (bound 2^-18)\n",
+         o->full ? "16-bit: the exact reference, ties settled; " : "", n_pat, o->stride,
+         (size_t)N_SPECIALS);
+  if (o->full)
+    printf("  f16, bf16: all 65536 inputs; max error in ULPs of the type and the share correctly\n"
+           "       rounded (bound: every result faithful)\n");
+  printf("  gated ops%s: up = +-2^k, y vs the exact product;\n"
          "       f32 over the same gates, k in [-24, 0], bound the activation's + 0.5 ULP\n"
-         "       (fast: + 2^-24); 16-bit over all gates, k through every exponent: faithful\n",
-         n_pat, o->stride, (size_t)N_SPECIALS);
+         "       (fast: + 2^-24)%s\n",
+         o->full ? " (plain; packed is it row by row)" : "",
+         o->full ? "; 16-bit over all gates, k through every exponent: faithful" : "");
   printf("%-" CLI_NAME_W "s", "op");
   for (int a = 0; a < o->n_isas; a++) printf(" %18s", actk_isa_name(o->isas[a]));
   printf("\n");

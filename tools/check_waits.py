@@ -10,12 +10,17 @@ the given directory (src/) and fails when:
      Sleep(0)) appears outside actk_park_yield in src/platform/: the library
      yields only through the park interface;
   2. actk_park_yield in src/platform/ contains a loop;
-  3. a loop yields (calls actk_park_yield, or a function of the same file that
-     yields) and neither parks in its body nor is followed by a park later in
-     the same function (actk_park_wait, or a function of the same file that
-     parks): a spin that yields must be bounded and then park.
+  3. a loop yields (calls actk_park_yield, or a function or function-like
+     macro of the same file that yields) and neither parks in its body nor is
+     followed by a park later in the same function (actk_park_wait, or a
+     function of the same file that parks): a spin that yields must be bounded
+     and then park. This holds in src/platform/ too: an actk_park_wait that
+     loops on actk_park_yield is the defect this check exists for;
+  4. an actk_park_wait in src/platform/ calls none of the sleeping primitives
+     (SLEEPERS: a futex wait, WaitOnAddress, a condition variable wait).
 
-It is a lint, not a proof: it reads loops and calls, not their bounds.
+It is a lint, not a proof: it reads loops and calls, not their bounds (nor a
+loop made with goto).
 Usage: check_waits.py SRC_DIR   (exit status 1 and the findings on a failure)
 """
 import os
@@ -25,6 +30,11 @@ import sys
 PRIMITIVES = re.compile(r"\b(sched_yield|pthread_yield|thrd_yield|SwitchToThread)\s*\(|\bSleep\s*\(\s*0\s*\)")
 FUNC = re.compile(r"^[A-Za-z_][^;{}()]*?\b([A-Za-z_]\w*)\s*\([^;{}]*\)\s*\{", re.M)
 LOOP = re.compile(r"\b(while|for|do)\b")
+# function-like macros, their body up to the end of the line (continuations joined)
+MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(", re.M)
+# what a park sleeps on: Linux, Windows, other POSIX (and macOS's, FreeBSD's own)
+SLEEPERS = re.compile(r"\bFUTEX_WAIT|\bWaitOnAddress\s*\(|\bpthread_cond_(timed)?wait\s*\("
+                      r"|\b__ulock_wait2?\s*\(|\b_umtx_op\s*\(")
 
 
 def strip(text):
@@ -76,6 +86,22 @@ def functions(s):
             continue
         start = m.end() - 1
         yield name, start, match_close(s, start, "{", "}")
+
+
+def macros(s):
+    """(name, body_start, body_end) of each function-like macro."""
+    for m in MACRO.finditer(s):
+        end = m.end()
+        while True:
+            nl = s.find("\n", end)
+            if nl < 0:
+                end = len(s)
+                break
+            end = nl
+            if not s[:nl].rstrip(" \t").endswith("\\"):
+                break
+            end = nl + 1
+        yield m.group(1), m.end(), end
 
 
 def statement_end(s, i):
@@ -140,7 +166,7 @@ def closure(funcs, s, seeds):
 def check_file(path, rel, findings):
     with open(path, encoding="utf-8") as f:
         s = strip(f.read())
-    funcs = list(functions(s))
+    funcs = list(functions(s)) + list(macros(s))
     in_platform = rel.startswith("platform" + os.sep) or rel.startswith("platform/")
     line = lambda i: s.count("\n", 0, i) + 1
     for m in PRIMITIVES.finditer(s):
@@ -155,8 +181,10 @@ def check_file(path, rel, findings):
                                   "SwitchToThread", "Sleep"})
     parkers = closure(funcs, s, {"actk_park_wait"})
     for name, a, b in funcs:
-        if in_platform and name.startswith("actk_park_"):
-            continue
+        if in_platform and name == "actk_park_wait" and not SLEEPERS.search(s, a, b):
+            findings.append("%s:%d: actk_park_wait calls no sleeping primitive (a futex wait, "
+                            "WaitOnAddress, a condition variable wait): a park must sleep"
+                            % (rel, line(a)))
         for la, lb in loops(s, a, b):
             if calls(s[la:lb], yielders) and not calls(s[la:b], parkers):
                 findings.append("%s:%d: a loop in %s yields and never parks (after the spin, "
