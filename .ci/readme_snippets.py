@@ -26,6 +26,10 @@ language, in order ("README" below means any of these pages):
   python run by python/tests/test_readme.py (the python stage, against the
          installed package; it reads README.md and docs/*.md): checked here
          that it is still there.
+  sh     that is one `cmake -S . -B build -D...` line: configured as
+         written into a directory of its own under WORK.
+  toml   an op-table row (docs/contributing.md): parsed, and each [[op]]
+         row must name its op and shape.
   sh     with tools/setup-debian.sh: the quick start and the AArch64 cross
          test, which CI's gcc and aarch64 stages run: skipped here. A block with no language, or text, is text.
 A block of any other kind fails the run, so that a new one gets a rule.
@@ -37,6 +41,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 
 # what README's fragments use, declared for their syntax check
 FRAGMENT_PRELUDE = """#include <actk.h>
@@ -238,6 +243,26 @@ def main():
             kind = "python (run by python/tests/test_readme.py in the python stage)"
             if not os.path.exists(os.path.join(root, "python/tests/test_readme.py")):
                 fail(f"{where(line)}: a ```python block, but python/tests/test_readme.py is gone")
+        elif lang == "sh" and re.fullmatch(r"cmake -S \. -B build( -D[A-Za-z0-9_]+=\S+)+", body.strip()):
+            # one configure line with options (docs/testing.md's timeout):
+            # configured as written, into a directory of its own, so an option
+            # that no longer exists or is refused fails here
+            cfg = os.path.join(work, "configure_" + re.sub(r"\W", "_", str(line)))
+            run(body.strip().replace("-S .", f"-S {root}").replace("-B build", f"-B {cfg}"),
+                cwd=root, shell=True)
+            kind = "configure line (run)"
+        elif lang == "toml":
+            # an ops.toml row shown in a recipe: it must parse as TOML, and
+            # each [[op]] row must carry what every row of src/ops.toml has
+            try:
+                doc = tomllib.loads(body)
+            except tomllib.TOMLDecodeError as e:
+                fail(f"{where(line)}: a ```toml block that does not parse: {e}")
+            for row in doc.get("op", []):
+                for key in ("name", "shape"):
+                    if key not in row:
+                        fail(f"{where(line)}: an [[op]] row without '{key}'")
+            kind = "toml (parsed)"
         elif lang in ("", "text"):
             kind = "plain text"
         else:

@@ -179,11 +179,9 @@ int main(int argc, char **argv) {
   __builtin_cpu_init();
   g_avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
 #endif
-  double load[3];
-  bench_loadavg(load);
-  note("actk_gated_bench: isa %s, rows %zu, d %zu, tier %s, one thread, multiply pass %s; load "
-       "%.2f",
-       actk_isa_name(actk_isa_active()), rows, d, tier, g_avx512 ? "AVX-512" : "C", load[0]);
+  bench_header("actk_gated_bench");
+  note("rows %zu, d %zu, tier %s, one thread, multiply pass %s", rows, d, tier,
+       g_avx512 ? "AVX-512" : "C");
   const size_t n = rows * d;
   static const col cols[] = {{"op", 12},    {"type", 5},    {"packed", 8}, {"plain", 8},
                              {"2-pass", 8}, {"act", 8},     {"copy", 8},   {"pk/2pass", 9},

@@ -4,6 +4,9 @@
  *
  *   actk_pool_bench [--quick] [--csv] [--pin] [--only a|sweep|c[,...]]
  *                   [--threads T] [--gaps 0,5,20,...] [--spins 0,100,...]
+ *   actk_pool_bench scale|seed|contend|place|info ...
+ *                   bench/scaling.sh's other parts: pool_scaling.c says what
+ *                   each measures and takes
  *
  * --only runs the sections named (a comma-separated list). --threads T: every
  * pool of the run gets T threads (an own pool with the default settings
@@ -25,7 +28,7 @@
  *              until every thread of the pool holds one, so "joined" is the
  *              time until the last thread started working: the real wake cost.
  * (b)          the engine pattern (a call after an idle gap: pool vs serial vs
- *              OpenMP) is research/actk_pool_ab pool|omp and actk_scaling seed
+ *              OpenMP) is research/actk_pool_ab pool|omp and actk_pool_bench seed
  * (sweep)      for tanh, gelu and RoPE (cheap), n = 4Ki .. 4Mi: serial, pool
  *              as planned, and "forced" (the kernel split into one chunk per
  *              thread by actk_pool_run, whatever the planner says), at gaps 0
@@ -178,12 +181,6 @@ static double median_d(double *v, size_t n) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static const char *par_pct(const variant *v) {
-  if (v->ns == 0) return "-";
-  double p = 100.0 * (double)v->par / (double)v->ns;
-  return v->par == 0 ? "0!" : F("%.0f", p);
-}
-
 /* ---- calls ---- */
 
 typedef actk_status (*unary_fn)(actk_pool *, const float *, float *, size_t);
@@ -307,14 +304,8 @@ static void call_forced_rope(void *p) {
 static float *g_x, *g_y, *g_cos, *g_sin;
 
 static void buffers_init(void) {
-  g_x = xalloc(MAX_N * sizeof(float));
+  g_x = bench_inputs(MAX_N);
   g_y = xalloc(MAX_N * sizeof(float));
-  uint32_t s = 12345;
-  for (size_t i = 0; i < MAX_N; i++) {
-    s = s * 1664525u + 1013904223u;
-    g_x[i] = ((float)(s >> 8) / 16777216.0f - 0.5f) * 10.0f; /* [-5, 5) */
-  }
-  memset(g_y, 0, MAX_N * sizeof(float));
   size_t half = ROPE_D / 2;
   g_cos = xalloc(ROPE_MAXPOS * half * sizeof(float));
   g_sin = xalloc(ROPE_MAXPOS * half * sizeof(float));
@@ -350,14 +341,7 @@ static void rdv_task(void *p, size_t i) {
   unsigned k = atomic_fetch_add(&r->arrived, 1);
   if (k < RDV_MAX_CPUS) r->cpu[k] = cpu;
   if (k + 1 == r->n) atomic_store(&r->t_all, now_ns());
-  uint64_t deadline = now_ns() + 200000000u;
-  while (atomic_load(&r->arrived) < r->n) {
-    if (now_ns() > deadline) {
-      atomic_store(&r->timed_out, 1);
-      return;
-    }
-    cpu_relax();
-  }
+  if (!bench_wait_all(&r->arrived, r->n, 200000000u)) atomic_store(&r->timed_out, 1);
 }
 
 static unsigned g_gaps[16] = {0, 5, 20, 100, 1000, 10000}, g_spins[8] = {0, 100};
@@ -497,10 +481,6 @@ static size_t planner_threshold(actk_cost cost, size_t granule, unsigned threads
   return hi;
 }
 
-static const char *kib(size_t n) {
-  return n >= ((size_t)1 << 20) ? F("%zuMi", n >> 20) : F("%zuKi", n >> 10);
-}
-
 typedef struct sweep_result {
   double ps_small, ps_large; /* serial ps/element at 64 Ki and 4 Mi */
   double ovh[2];             /* dispatch cost when the workers helped, per gap (see below) */
@@ -601,7 +581,7 @@ static void section_sweep(sweep_result res[3]) {
                               US(o),
                               F("%.0f", fwk),
                               fw ? F("%.0f", 100.0 * (double)fco / (double)fw) : "-",
-                              par_pct(&v[1]),
+                              par_pct(&v[1], 1),
                               plan_str(n, granule, T, (actk_cost)cls, g_hot_ns),
                               plan_str(n, granule, T, (actk_cost)cls, g_cold_ns)};
         t_row("sweep", cols, nc, vals);
@@ -793,12 +773,26 @@ static double timer_overhead_ns(void) {
 static void usage(const char *argv0) {
   fprintf(stderr,
           "usage: %s [--quick] [--csv] [--pin] [--only a|sweep|c[,...]] [--threads T]\n"
-          "          [--gaps 0,5,20,...] [--spins 0,100,...]\n",
-          argv0);
+          "          [--gaps 0,5,20,...] [--spins 0,100,...]\n"
+          "       %s scale|seed|contend|place|info [...] (pool_scaling.c)\n",
+          argv0, argv0);
   exit(2);
 }
 
+void pool_note_openmp(void) {
+#ifdef _OPENMP
+  note("OpenMP %d, omp_get_max_threads %d, OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s", _OPENMP,
+       omp_get_max_threads(), getenv("OMP_WAIT_POLICY") ? getenv("OMP_WAIT_POLICY") : "(unset)",
+       getenv("GOMP_SPINCOUNT") ? getenv("GOMP_SPINCOUNT") : "(unset)");
+#else
+  note("OpenMP: not built (no omp column)");
+#endif
+}
+
 int main(int argc, char **argv) {
+  static const char *const parts[] = {"scale", "seed", "contend", "place", "info"};
+  for (size_t k = 0; argc > 1 && k < sizeof parts / sizeof parts[0]; k++)
+    if (!strcmp(argv[1], parts[k])) return pool_scaling_main(argc, argv);
   const char *only = NULL;
   for (int i = 1; i < argc; i++) {
     if (bench_flag(argv[i])) continue;
@@ -823,7 +817,7 @@ int main(int argc, char **argv) {
       if (l == 1 && *p == 'b') {
         /* the engine pattern repeated research/actk_pool_ab's measurement */
         fprintf(stderr, "actk_pool_bench: (b) is build/bench/research/actk_pool_ab pool|omp (and "
-                        "actk_scaling seed) now\n");
+                        "actk_pool_bench seed) now\n");
         return 2;
       }
       if (!((l == 1 && (*p == 'a' || *p == 'c')) || (l == 5 && !strncmp(p, "sweep", 5))))
@@ -837,21 +831,10 @@ int main(int argc, char **argv) {
   tls_main = 1;
   bench_init("actk_pool_bench");
   uint64_t t_start = now_ns();
-  double load[3];
-  bench_loadavg(load);
-  note("actk_pool_bench: actk %s, isa %s, %s", actk_version_string(),
-       actk_isa_name(actk_isa_active()), g_quick ? "--quick" : "full run");
-  note("cpu: %s", actk_cpu_summary());
-  note("online cpus %ld, default pool threads %u, load average %.2f %.2f %.2f, timer %.0f ns",
-       sysconf(_SC_NPROCESSORS_ONLN), actk_pool_threads(actk_pool_default()), load[0], load[1],
-       load[2], timer_overhead_ns());
-#ifdef _OPENMP
-  note("OpenMP %d, omp_get_max_threads %d, OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s", _OPENMP,
-       omp_get_max_threads(), getenv("OMP_WAIT_POLICY") ? getenv("OMP_WAIT_POLICY") : "(unset)",
-       getenv("GOMP_SPINCOUNT") ? getenv("GOMP_SPINCOUNT") : "(unset)");
-#else
-  note("OpenMP: not built (no omp column)");
-#endif
+  bench_header("actk_pool_bench");
+  note("default pool threads %u, timer %.0f ns", actk_pool_threads(actk_pool_default()),
+       timer_overhead_ns());
+  pool_note_openmp();
   if (g_threads)
     note("--threads %u: every pool of this run (the default pool's place too) and OpenMP with %u "
          "threads",

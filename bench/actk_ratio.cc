@@ -14,6 +14,21 @@
 //
 //   actk_ratio [--isa NAME] [--ops a,b,c] [--peers a,b,c] [--clock wall|thread]
 //              [--repeats R] [--calls C] [--big-calls C] [--quick]
+//   actk_ratio --types ...      the 16-bit types (below, at types_main)
+//   actk_ratio --accuracy [--stride S] [--isa NAME] [--ops a,b,c] [--peers a,b,c]
+//
+// --accuracy times nothing: what each peer gives up, next to actk's two tiers.
+// Every unary op (the bias ops are their activations on x + bias: left out)
+// of actk and of every peer on a sample of all floats against the op's double
+// reference (tools/reference.c, through the catalog): every S-th bit pattern
+// (S = 4099: about a million floats of every sign and binade; NaNs skipped)
+// and every 257th float of [-120, -2] (where gelu, silu and quick_gelu head for
+// 0 and a 1 + erf or 1 + tanh form cancels). One line per op and kernel:
+// max_rel = max |y - r| / max(|r|, 2^-126) over non-NaN results (log2 of it,
+// and the x where it occurs), max_ulp (ulp(r) = 2^(max(floor(log2|r|), -126)
+// - 23)), rel|x|<=8 (max_rel where pre-activations live), zero (y == 0 where
+// |r| >= 2^-126: flushed or cancelled away), nan (NaN for a non-NaN input); a
+// missed infinity is error inf. Signs of zero are tests/' business.
 //
 // --isa takes any ISA the library names (scalar, avx2, avx512, ...); it
 // forces actk only: each peer runs the code it was built for (eigen, sleef:
@@ -88,6 +103,8 @@ struct options {
   int repeats = 15, calls = 20, big_calls = 3;
   bool thread_clock = false;
   bool types = false;                  // --types
+  bool accuracy = false;               // --accuracy
+  uint64_t stride = 4099;              // --accuracy's sample: every stride-th bit pattern
   std::vector<std::string> ops, peers; // empty: all
 };
 
@@ -118,12 +135,13 @@ quartiles quart(std::vector<double> v) {
 }
 
 int usage(const char *argv0) {
-  std::fprintf(stderr,
-               "usage: %s [--types] [--isa NAME] [--ops a,b,c] [--peers a,b,c]\n"
-               "          [--clock wall|thread] [--repeats R] [--calls C] [--big-calls C] "
-               "[--quick]\n"
-               "  NAME: one of",
-               argv0);
+  std::fprintf(
+      stderr,
+      "usage: %s [--types | --accuracy [--stride S]] [--isa NAME] [--ops a,b,c] [--peers a,b,c]\n"
+      "          [--clock wall|thread] [--repeats R] [--calls C] [--big-calls C] "
+      "[--quick]\n"
+      "  NAME: one of",
+      argv0);
   for (int v = 0; actk_isa_name((actk_isa)v); v++)
     std::fprintf(stderr, " %s%s", actk_isa_name((actk_isa)v),
                  actk_isa_supported((actk_isa)v) ? "" : " (not supported here)");
@@ -770,6 +788,118 @@ int f32_main(const options &opt, const char *argv0) {
   return status;
 }
 
+// ---- --accuracy: what each peer gives up, next to actk's two tiers ----
+
+struct acc_stats {
+  double max_rel = 0, rel_at = 0, max_ulp = 0, core_rel = 0;
+  size_t zeros = 0, nans = 0;
+};
+
+acc_stats accuracy_of(const float *x, const float *y, const double *r, size_t n) {
+  acc_stats s;
+  for (size_t i = 0; i < n; i++) {
+    if (std::isnan(y[i])) {
+      s.nans++;
+      continue;
+    }
+    double rel, ulp;
+    if (std::isinf(r[i]) || std::isinf(y[i])) {
+      rel = ulp = (double)y[i] == r[i] ? 0.0 : INFINITY;
+    } else {
+      double d = std::fabs((double)y[i] - r[i]);
+      int e = std::max(r[i] != 0 ? std::ilogb(r[i]) : -126, -126);
+      rel = d / std::fmax(std::fabs(r[i]), 0x1p-126);
+      ulp = d / std::ldexp(1.0, e - 23);
+      if (y[i] == 0 && std::fabs(r[i]) >= 0x1p-126) s.zeros++;
+    }
+    if (rel > s.max_rel) s.max_rel = rel, s.rel_at = x[i];
+    if (std::fabs(x[i]) <= 8.0f && rel > s.core_rel) s.core_rel = rel;
+    if (ulp > s.max_ulp) s.max_ulp = ulp;
+  }
+  return s;
+}
+
+int accuracy_main(const options &opt, const char *argv0) {
+  bool bad_op = false;
+  std::vector<row> rows = rows_of(bench_ops(), opt, &bad_op);
+  if (bad_op) return usage(argv0);
+  actk_isa before;
+  if (!start(opt, "actk_ratio --accuracy: ", &before)) return 2;
+  auto wanted = [&](const baseline *b) { // libm always: the plain loop's accuracy
+    return b->runnable() && (listed(opt.peers, b->name) || !std::strcmp(b->name, "libm"));
+  };
+  for (const baseline *b : baselines())
+    if (wanted(b)) std::printf("  %-12s %s\n", b->name, b->describes);
+  std::vector<float> xs;
+  for (uint64_t i = 0; i < (1ULL << 32); i += opt.stride) {
+    uint32_t u = (uint32_t)i;
+    float f;
+    std::memcpy(&f, &u, 4);
+    if (!std::isnan(f)) xs.push_back(f);
+  }
+  const size_t dense = xs.size();
+  for (uint32_t u = 0xC0000000u; u <= 0xC2F00000u; u += 257) { // -2 .. -120
+    float f;
+    std::memcpy(&f, &u, 4);
+    xs.push_back(f);
+  }
+  const size_t n = xs.size();
+  float *x = alloc_floats(n), *y = alloc_floats(n);
+  std::copy(xs.begin(), xs.end(), x);
+  std::vector<double> ref(n);
+  std::printf("%zu inputs: every %llu-th bit pattern (%zu, NaNs skipped) and every 257th float in "
+              "[-120, -2] (%zu)\n",
+              n, (unsigned long long)opt.stride, dense, n - dense);
+  std::printf("\n%-11s %-12s %10s %7s %15s %11s %10s %7s %7s\n", "op", "kernel", "max_rel", "log2",
+              "at x", "max_ulp", "rel|x|<=8", "zero", "nan");
+  int status = 0;
+  for (const row &r : rows) {
+    if (r.bias || !r.e[0][0]) continue;
+    // a param op (elu) at the alpha run_actk and the peers use (peer_accuracy
+    // called the NULL ref of such an op and crashed at elu)
+    const actk_op_info *info = r.e[0][0]->info;
+    for (size_t i = 0; i < n; i++)
+      ref[i] =
+          info->ref ? info->ref((double)x[i]) : info->ref_param((double)x[i], info->unary_alpha);
+    auto report = [&](const char *who) {
+      acc_stats s = accuracy_of(x, y, ref.data(), n);
+      std::printf("%-11s %-12s %10.3g %7.1f %15.9g %11.4g %10.3g %7zu %7zu\n", r.name, who,
+                  s.max_rel, s.max_rel > 0 ? std::log2(s.max_rel) : -INFINITY, s.rel_at, s.max_ulp,
+                  s.core_rel, s.zeros, s.nans);
+    };
+    for (int tier = 0; tier < 2; tier++) {
+      if (!r.e[0][tier]) continue;
+      const char *who = tier ? "actk_fast" : "actk_acc";
+      actk_status st = run_actk(*r.e[0][tier], x, nullptr, 0, y, n);
+      if (st != ACTK_OK) {
+        std::printf("%-11s %-12s failed: %s\n", r.name, who, actk_status_string(st));
+        status = 1;
+        continue;
+      }
+      report(who);
+    }
+    for (const baseline *b : baselines()) {
+      kernel_fn k = wanted(b) ? baseline_kernel(b, r.name) : nullptr;
+      if (!k) continue;
+      k(x, nullptr, 0, y, n);
+      if (b->error)
+        if (const char *e = b->error()) {
+          std::printf("%-11s %-12s error: %s\n", r.name, b->name, e);
+          continue;
+        }
+      report(b->name);
+    }
+    std::fflush(stdout);
+  }
+  if (actk_isa_active() != opt.isa) {
+    std::printf("the active isa changed during the run\n");
+    status = 1;
+  }
+  free_floats(x);
+  free_floats(y);
+  actk_isa_force(before);
+  return status;
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -781,6 +911,12 @@ int main(int argc, char **argv) {
       opt.repeats = 7, opt.calls = 5, opt.big_calls = 1;
     } else if (!std::strcmp(a, "--types")) {
       opt.types = true;
+    } else if (!std::strcmp(a, "--accuracy")) {
+      opt.accuracy = true;
+    } else if (!std::strcmp(a, "--stride") && i + 1 < argc) {
+      char *end;
+      opt.stride = std::strtoull(argv[++i], &end, 0);
+      if (opt.stride == 0 || *end) return usage(argv[0]);
     } else if (!std::strcmp(a, "--isa") && i + 1 < argc) {
       const char *name = argv[++i];
       bool found = false;
@@ -811,5 +947,6 @@ int main(int argc, char **argv) {
       return usage(argv[0]);
     }
   }
+  if (opt.accuracy) return accuracy_main(opt, argv[0]);
   return opt.types ? types_main(opt) : f32_main(opt, argv[0]);
 }

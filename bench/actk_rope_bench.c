@@ -131,8 +131,6 @@ int main(int argc, char **argv) {
   }
   bench_init("actk_rope_bench");
   uint64_t t_start = now_ns();
-  double load[3];
-  bench_loadavg(load);
   probe_dispatch_costs(); /* before any pinning: it needs two CPUs */
   /* the pools: the default one (or with --pin an own pinned one), or one own
    * pool per --threads count */
@@ -165,15 +163,12 @@ int main(int argc, char **argv) {
     }
   }
 #endif
-  note("actk_rope_bench: actk %s, isa %s, %s", actk_version_string(),
-       actk_isa_name(actk_isa_active()), g_quick ? "--quick" : "full run");
-  note("cpu: %s", actk_cpu_summary());
-  note("online cpus %ld, pool: %s%s, default spin, load average %.2f %.2f %.2f",
-       sysconf(_SC_NPROCESSORS_ONLN),
+  bench_header("actk_rope_bench");
+  note("pool: %s%s, default spin",
        n_threads ? "own pools, one per --threads count"
        : g_pin   ? "own"
                  : "actk_pool_default(), unpinned",
-       g_pin ? ", pin = 1, caller pinned to the first CPU" : "", load[0], load[1], load[2]);
+       g_pin ? ", pin = 1, caller pinned to the first CPU" : "");
   note("dispatch costs the runner plans with (src/pool.c): hot %llu ns, cold %llu ns",
        (unsigned long long)g_hot_ns, (unsigned long long)g_cold_ns);
   note("H=%d D=%d rotary_dim=D, cache %d positions (f32 for every type); planner min_parallel "
@@ -194,8 +189,6 @@ int main(int argc, char **argv) {
     xt[t] = t ? xalloc(max_el * esize[t]) : x;
     yt[t] = xalloc(max_el * esize[t]);
     y2t[t] = xalloc(max_el * esize[t]);
-    memset(yt[t], 0, max_el * esize[t]);
-    memset(y2t[t], 0, max_el * esize[t]);
   }
   float *cos_c = xalloc((size_t)MAXPOS * (D / 2) * sizeof(float));
   float *sin_c = xalloc((size_t)MAXPOS * (D / 2) * sizeof(float));

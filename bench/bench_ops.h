@@ -1,4 +1,4 @@
-// Shared pieces of the actk benchmarks (actk_bench, actk_ratio, peer_accuracy):
+// Shared pieces of the actk benchmarks (actk_bench, actk_ratio):
 // the op list (from the catalog), the actk entry points behind one signature,
 // the baselines (by library and op name), the input data.
 //

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -50,13 +51,17 @@ void bench_init(const char *prog) {
   setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
-void bench_loadavg(double load[3]) {
-  load[0] = load[1] = load[2] = 0;
+void bench_header(const char *what) {
+  double load[3] = {0, 0, 0};
   FILE *la = fopen("/proc/loadavg", "r");
   if (la) {
     if (fscanf(la, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3) load[0] = -1;
     fclose(la);
   }
+  note("%s: actk %s, isa %s, %s; %ld online cpus, load average %.2f %.2f %.2f", what,
+       actk_version_string(), actk_isa_name(actk_isa_active()), g_quick ? "--quick" : "full run",
+       sysconf(_SC_NPROCESSORS_ONLN), load[0], load[1], load[2]);
+  note("cpu: %s", actk_cpu_summary());
 }
 
 void die(const char *what, actk_status st) {
@@ -67,7 +72,18 @@ void die(const char *what, actk_status st) {
 void *xalloc(size_t bytes) {
   void *p = NULL;
   if (posix_memalign(&p, 64, bytes) != 0) die("posix_memalign", ACTK_ERR_OUT_OF_MEMORY);
+  memset(p, 0, bytes);
   return p;
+}
+
+float *bench_inputs(size_t n) {
+  float *x = xalloc(n * sizeof(float));
+  uint32_t s = 12345;
+  for (size_t i = 0; i < n; i++) {
+    s = s * 1664525u + 1013904223u;
+    x[i] = ((float)(s >> 8) / 16777216.0f - 0.5f) * 10.0f;
+  }
+  return x;
 }
 
 /* ---- time ---- */
@@ -311,4 +327,23 @@ void bench_pin_self_to(int cpu) {
 #else
   (void)cpu;
 #endif
+}
+
+const char *kib(size_t n) {
+  return n >= ((size_t)1 << 20) ? F("%zuMi", n >> 20) : F("%zuKi", n >> 10);
+}
+
+const char *par_pct(const variant *v, int flag_zero) {
+  if (v->ns == 0) return "-";
+  if (flag_zero && v->par == 0) return "0!";
+  return F("%.0f", 100.0 * (double)v->par / (double)v->ns);
+}
+
+int bench_wait_all(atomic_uint *arrived, unsigned n, uint64_t timeout_ns) {
+  const uint64_t deadline = now_ns() + timeout_ns;
+  while (atomic_load(arrived) < n) {
+    if (now_ns() > deadline) return 0;
+    cpu_relax();
+  }
+  return 1;
 }

@@ -1,26 +1,29 @@
 /* bench_util: measurement and output helpers for the plain-C bench programs
- * (actk_pool_bench, actk_rope_bench, actk_pool_ab).
+ * (actk_pool_bench, actk_rope_bench, actk_gated_bench, actk_pool_ab).
  *
  *   time      now_ns, sleep_ns, gap_wait (busy below SLEEP_MIN_US, asleep
- *             from there), par_calls (actk_runner_parallel_calls)
+ *             from there), par_calls (actk_runner_parallel_calls),
+ *             bench_wait_all (a rendezvous's wait)
  *   stats     pct (nearest rank), median_rank_u64 (pct 50), median_u64
  *             (mean of the two middle ones)
  *   measure   interleaved blocks of a few variants of one call, medians
  *   planner   the dispatch costs src/pool.c plans with, and what the planner
  *             does with n elements (plan_str)
- *   output    aligned tables or CSV (g_csv): col, F, US, note, t_head, t_row
+ *   output    aligned tables or CSV (g_csv): col, F, US, kib, par_pct, note,
+ *             t_head, t_row
  *   options   bench_in_list (a name in a comma-separated list), bench_parse_list
  *             (a comma-separated list of numbers)
  *   pinning   bench_pin_self_to
  *   misc      bench_flag (--quick, --csv, --csv-out=FILE, --pin), bench_init (timer
  *             slack, line-buffered stdout, the name die() prints),
- *             bench_loadavg, die, xalloc
+ *             bench_header (a run's first notes), die, xalloc
  *
  * Reads the internals through bench_internal.h, the one way bench/ does: link
  * actk_static and add src/ to the include path. */
 #ifndef ACTK_BENCH_UTIL_H
 #define ACTK_BENCH_UTIL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -56,8 +59,9 @@ int bench_flag(const char *arg);
  * are read, before any output. */
 void bench_init(const char *prog);
 
-/* /proc/loadavg's three averages; load[0] = -1 if unreadable, zeros if absent */
-void bench_loadavg(double load[3]);
+/* A run's first two notes: "what: actk <version>, isa <active>, --quick or full
+ * run; online cpus, /proc/loadavg's averages (-1: unreadable)" and "cpu: ..." */
+void bench_header(const char *what);
 
 /* 1 if name is one of the comma-separated list's entries (list NULL: every name) */
 int bench_in_list(const char *list, const char *name);
@@ -72,8 +76,11 @@ void bench_pin_self_to(int cpu);
 /* prints "prog: what: status" to stderr and exits 1 */
 void die(const char *what, actk_status st);
 
-/* 64-byte aligned, dies when out of memory */
+/* 64-byte aligned and zeroed (every page touched before timing), dies when
+ * out of memory */
 void *xalloc(size_t bytes);
+/* n floats in [-5, 5) from a fixed LCG (every program the same inputs) */
+float *bench_inputs(size_t n);
 
 /* ---- time ---- */
 
@@ -83,6 +90,9 @@ void sleep_ns(uint64_t ns);
 void gap_wait(unsigned us);
 /* calls that took the runner's parallel branch so far */
 unsigned long par_calls(void);
+/* Spins until *arrived reaches n (the threads of a rendezvous, each having
+ * counted itself in): 1, or 0 once timeout_ns have passed. */
+int bench_wait_all(atomic_uint *arrived, unsigned n, uint64_t timeout_ns);
 
 /* ---- statistics ---- */
 
@@ -146,5 +156,15 @@ const char *US(double ns);
 void note(const char *fmt, ...);
 void t_head(const char *sec, const col *c, int nc);
 void t_row(const char *sec, const col *c, int nc, const char *const *v);
+/* n as "<n/Ki>Ki" or, from 1 Mi, "<n/Mi>Mi" */
+const char *kib(size_t n);
+/* the share of v's timed calls that took the parallel branch, in percent ("-"
+ * if none timed; "0!" when flag_zero and none went parallel) */
+const char *par_pct(const variant *v, int flag_zero);
+
+/* actk_pool_bench's scaling parts (pool_scaling.c): argv[1] names the part;
+ * and the OpenMP runtime's settings as a note (actk_pool_bench.c) */
+int pool_scaling_main(int argc, char **argv);
+void pool_note_openmp(void);
 
 #endif

@@ -24,7 +24,7 @@
 #   scale    erf, gelu, tanh and gelu_bf16_fast at 64 Ki, 1 Mi, 4 Mi and
 #            16 Mi elements on each thread count: an own pool, the default
 #            pool (at its own count), and OpenMP `parallel for` over the same
-#            kernel in a separate process (actk_scaling scale [--omp])
+#            kernel in a separate process (actk_pool_bench scale [--omp])
 #   seed     a 524288-element gelu after idle gaps of 0, 20, 100, 500 us and
 #            5 ms at T threads: time per call over back to back, speedup, and
 #            whether the planner split (par%, actk_runner_parallel_calls);
@@ -50,158 +50,80 @@ set -euo pipefail
 
 root=$(cd -P "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="$root/build-scaling"
-results=""
-quick=0
-only="scale,seed,latency,idle,rope,contend,place"
-
-usage() {
-  sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//' >&2
-  exit 2
-}
-while (($#)); do
-  case "$1" in
-  --quick) quick=1 ;;
-  --build)
-    (($# > 1)) || usage
-    build=$2
-    shift
-    ;;
-  --results)
-    (($# > 1)) || usage
-    results=$2
-    shift
-    ;;
-  --only)
-    (($# > 1)) || usage
-    only=$2
-    shift
-    ;;
-  -h | --help) usage ;;
-  *) usage ;;
-  esac
-  shift
-done
-for p in ${only//,/ }; do
-  case "$p" in
-  scale | seed | latency | idle | rope | contend | place) ;;
-  *)
-    echo "scaling.sh: unknown part '$p'" >&2
-    usage
-    ;;
-  esac
-done
-want() { [[ ",$only," == *",$1,"* ]]; }
-
+parts="scale,seed,latency,idle,rope,contend,place"
+tag=scaling
+# shellcheck source=bench/run_lib.sh
+. "$root/bench/run_lib.sh"
+run_args "$@"
 t_start=$(date +%s)
-host=$(hostname 2>/dev/null || echo host)
-[[ -n "$results" ]] || results="$build/results/$host-$(date +%Y%m%d-%H%M%S)"
-mkdir -p "$build" "$results"
-results=$(cd -P "$results" && pwd)
 
-say() { printf 'scaling: %s\n' "$*"; }
-
-# ---- build ------------------------------------------------------------------
 cpuid=OFF
 if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libcpuid 2>/dev/null; then
   cpuid=ON
 fi
-jobs=$(nproc 2>/dev/null || echo 2)
-say "building into $build (libcpuid $cpuid, -j$jobs); log: $results/build.log"
 t0=$(date +%s)
-if ! {
-  cmake -S "$root/bench/scaling" -B "$build" -DCMAKE_BUILD_TYPE=Release \
-    -DACTK_WITH_LIBCPUID="$cpuid" &&
-    cmake --build "$build" -j"$jobs"
-} >"$results/build.log" 2>&1; then
-  tail -30 "$results/build.log" >&2
-  say "error: the build failed (see $results/build.log)" >&2
-  exit 1
-fi
+run_build "$results/build.log" -S "$root/bench/scaling" -B "$build" -DACTK_WITH_LIBCPUID="$cpuid"
 openmp=no
 grep -q 'actk scaling: OpenMP' "$results/build.log" && openmp=yes
-say "built in $(($(date +%s) - t0)) s; OpenMP: $openmp"
+say "built in $(($(date +%s) - t0)) s (libcpuid $cpuid); OpenMP: $openmp"
 bin="$build"
 
 # ---- the machine --------------------------------------------------------------
 {
-  echo "host: $host"
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "kernel: $(uname -srm)"
+  run_machine
   echo "online cpus: $(nproc --all 2>/dev/null || echo ?), allowed: $(nproc 2>/dev/null || echo ?)"
   grep -m1 'model name' /proc/cpuinfo 2>/dev/null || true
-  echo "load average: $(cat /proc/loadavg 2>/dev/null || echo ?)"
-  echo "compiler: $(${CC:-cc} --version 2>/dev/null | head -1 || echo ?)"
-  echo "git: $(git -C "$root" describe --always --dirty 2>/dev/null || echo ?)"
   echo "SMT siblings (cpu: thread_siblings_list):"
   for f in /sys/devices/system/cpu/cpu[0-9]*/topology/thread_siblings_list; do
     [[ -r "$f" ]] || continue
     c=${f#/sys/devices/system/cpu/cpu}
     printf '  %s: %s\n' "${c%%/*}" "$(cat "$f")"
   done | sort -n -k1 | head -64
-  "$bin/actk_scaling" info
+  "$bin/actk_pool_bench" info
 } >"$results/machine.txt" 2>&1
-threads=$("$bin/actk_scaling" info | awk '$1 == "threads" {print $2}')
-single=$("$bin/actk_scaling" info | awk '$1 == "single" {print $2}')
+threads=$("$bin/actk_pool_bench" info | awk '$1 == "threads" {print $2}')
+single=$("$bin/actk_pool_bench" info | awk '$1 == "single" {print $2}')
 say "machine: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //'), thread counts $threads, T = $single"
 say "results: $results"
 
 q=()
 ((quick)) && q=(--quick)
-failed=()
-# part NAME CMD...: run, show, keep the text and the CSV
-part() {
-  local name=$1
-  shift
-  local t rc=0
-  t=$(date +%s)
-  say "---- $name: $* ----"
-  "$@" "--csv-out=$results/$name.csv" 2>&1 | tee "$results/$name.txt" || rc=$?
-  if ((rc != 0)); then
-    failed+=("$name (exit $rc)")
-    say "$name FAILED (exit $rc)"
-  fi
-  say "$name: $(($(date +%s) - t)) s"
-}
-
 if want scale; then
   omp_args=()
   if [[ $openmp == yes ]]; then
-    part scale_omp "$bin/actk_scaling" scale --omp "${q[@]}"
+    run_csv scale_omp "$bin/actk_pool_bench" scale --omp "${q[@]}"
     omp_args=(--omp-results "$results/scale_omp.csv")
   fi
-  part scale "$bin/actk_scaling" scale "${q[@]}" "${omp_args[@]}"
+  run_csv scale "$bin/actk_pool_bench" scale "${q[@]}" "${omp_args[@]}"
 fi
 if want seed; then
   omp_args=()
   if [[ $openmp == yes ]]; then
-    part seed_omp "$bin/actk_scaling" seed --omp "${q[@]}"
+    run_csv seed_omp "$bin/actk_pool_bench" seed --omp "${q[@]}"
     omp_args=(--omp-results "$results/seed_omp.csv")
   fi
-  part seed "$bin/actk_scaling" seed "${q[@]}" "${omp_args[@]}"
+  run_csv seed "$bin/actk_pool_bench" seed "${q[@]}" "${omp_args[@]}"
 fi
 if want latency; then
-  part latency "$bin/actk_pool_bench" --only a --quick --threads "$single" \
+  run_csv latency "$bin/actk_pool_bench" --only a --quick --threads "$single" \
     --gaps 0,20,100,500,5000 --spins 0,100,1000
 fi
 if want idle; then
-  part idle "$bin/actk_pool_bench" --only c --quick --threads "$single"
+  run_csv idle "$bin/actk_pool_bench" --only c --quick --threads "$single"
 fi
 if want rope; then
-  part rope "$bin/actk_rope_bench" --quick --shapes prefill128 --layouts bshd --types f32,bf16 \
+  run_csv rope "$bin/actk_rope_bench" --quick --shapes prefill128 --layouts bshd --types f32,bf16 \
     --gaps 0,20 --threads "$threads"
 fi
 if want contend; then
-  part contend "$bin/actk_scaling" contend "${q[@]}"
+  run_csv contend "$bin/actk_pool_bench" contend "${q[@]}"
   if [[ $openmp == yes ]]; then
-    part contend_passive env OMP_WAIT_POLICY=passive "$bin/actk_scaling" contend "${q[@]}"
+    run_csv contend_passive env OMP_WAIT_POLICY=passive "$bin/actk_pool_bench" contend "${q[@]}"
   fi
 fi
 if want place; then
-  part place "$bin/actk_scaling" place "${q[@]}"
+  run_csv place "$bin/actk_pool_bench" place "${q[@]}"
 fi
 
-say "done in $(($(date +%s) - t_start)) s; results in $results"
-if ((${#failed[@]})); then
-  say "failed: ${failed[*]}"
-  exit 1
-fi
+say "done in $(($(date +%s) - t_start)) s"
+run_done

@@ -69,8 +69,8 @@ static inline int readme_accuracy(const char *path, const char *key, readme_row 
     snprintf(copy, sizeof copy, "%s", line);
     int cells = readme_cells(copy, c, 8);
     if (cells < 6) {
-      snprintf(err, err_size, "%s:%d: %d tab-separated cells, want at least 6: %s", path, lineno,
-               cells, line);
+      snprintf(err, err_size, "%s:%d: %d tab-separated cells, want at least 6: %.200s", path,
+               lineno, cells, line);
       fclose(f);
       return -1;
     }
@@ -98,7 +98,8 @@ static inline int readme_accuracy(const char *path, const char *key, readme_row 
                "table's --tier and --type, prints one)",
                path, lineno, c[2], key, c[2]);
     else
-      snprintf(err, err_size, "%s:%d: a row of \"%s\" does not parse: %s", path, lineno, key, line);
+      snprintf(err, err_size, "%s:%d: a row of \"%s\" does not parse: %.200s", path, lineno, key,
+               line);
     fclose(f);
     return -1;
   }

@@ -94,12 +94,17 @@ static void build_sample(void) {
   static const double at[] = {0x1p-8, 1.0, 2.0, 0x1p-149, 0x2p-149, 0x3p-149, 0x1p-126, 0x1p-125,
                               0.5, 0.6, 354.9, 372.6, 708.4, 745.1, 26.5, 27.3, 37.5, 38.6,
                               1 / 1.702, 1e-30, 1e30, 1e20, FLT_MAX, 0x1p20, 0x1p-20, 3.0, 1.5,
-                              0x1p-13, 17.5, 17.33, 623.8, 1.19, 108.7,
-                              /* significands multiples of 5: mish's 0.6x a float there */
-                              0x1.4p-21, 0x1.4p-60, 0x1.4p-100, 0x1.4p-130};
+                              /* (an op's own points: its row's xbreaks, below) */
+                              0x1p-13, 17.5, 17.33, 623.8, 1.19, 108.7};
   for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) add_around(&k, cap, at[i]);
-  /* gelu_tanh's v = 2 sqrt(2/pi) (x + 0.044715 x^3) = 1 */
-  add_around(&k, cap, 0.6103);
+  /* each op's own (src/ops.toml's xbreaks: a new op lists its regimes there) */
+  for (size_t i = 0; i < actk_catalog_size; i++) {
+    const actk_op_info *e = &actk_catalog[i];
+    if (e->type != 0 || e->tier != 0 || e->shape == ACTK_SHAPE_BIAS || !e->xbreaks) continue;
+    double b[ACTK_MAX_BREAKS];
+    size_t nb = e->xbreaks(b);
+    for (size_t j = 0; j < nb; j++) add_around(&k, cap, b[j]);
+  }
   for (size_t i = 0; i < sizeof g_alphas / sizeof g_alphas[0]; i++)
     if (g_alphas[i] != 0) add_around(&k, cap, 1 / g_alphas[i]);
   add(&k, cap, 0.0f);

@@ -713,10 +713,10 @@ static int rope(const options *o) {
   actk_rope_desc_init(&d);
   d.batch = 1, d.seq_len = S, d.heads = H, d.head_size = D, d.rotary_dim = D;
   d.max_position = MAXP, d.position_start = START;
-  double best[MAX_ISAS], err[MAX_ISAS];
+  double best[MAX_ISAS] = {0}, err[MAX_ISAS] = {0};
   for (int a = 0; a < o->n_isas && ok; a++) {
     ok = force(o->isas[a]) && actk_rope_f32(NULL, &d, x, NULL, cs, sn, y) == ACTK_OK;
-    double t[64];
+    double t[64] = {0};
     const int per = o->repeats * o->calls < 64 ? o->repeats * o->calls : 64;
     for (int c = 0; c < per && ok; c++) {
       double t0 = now_ns();

@@ -65,6 +65,10 @@ struct actk_op_info {
    * |x| (src/ops.toml's breaks; bias ops: their activation's, in the sum):
    * writes them to b[0 .. ACTK_MAX_BREAKS), returns how many. */
   size_t (*breaks)(double *b);
+  /* Where its exact reference (tools/exact.c) switches regime, in |x|
+   * (src/ops.toml's xbreaks; a derived op: its base's): tests/test_reference.c
+   * samples the floats around each. The same contract as breaks; NULL: none. */
+  size_t (*xbreaks)(double *b);
   /* bias ops: the unary entry of the same tier and type they apply */
   const char *activation;
   /* param ops: unary_alpha is the parameter's default (src/ops.toml's

@@ -29,6 +29,11 @@ struct actk_xref {
   /* t at x (alpha) as an interval into r (initialised at the working
    * precision by the caller): the definition in outward-rounded steps. */
   void (*interval)(struct iv *r, double x, double alpha);
+  /* a derived op (src/ops.toml's derived): t = sy base(sx x), sx, sy = +-1;
+   * approx and interval NULL. Negation is exact: the base's enclosure, sides
+   * and interval carry over with their signs flipped. */
+  const struct actk_xref *base;
+  int sx, sy;
 };
 
 static _Thread_local actk_x_stats g_stats;
@@ -517,7 +522,7 @@ static void mish_interval(iv *r, double x, double alpha) {
   iv_clear(&d);
 }
 
-#define XREF(op) const actk_xref actk_xref_##op = {#op, op##_approx, op##_interval};
+#define XREF(op) const actk_xref actk_xref_##op = {#op, op##_approx, op##_interval, NULL, 1, 1};
 XREF(erf)
 XREF(tanh)
 XREF(sigmoid)
@@ -532,8 +537,25 @@ XREF(mish)
 XREF(swish)
 XREF(elu)
 #undef XREF
+#define XREF_DERIVED(op, of, x_sign, y_sign)                                                       \
+  const actk_xref actk_xref_##op = {#op, NULL, NULL, &actk_xref_##of, x_sign, y_sign};
+#include "xref_derived.gen.h"
+#undef XREF_DERIVED
 
 /* ---- the value and comparisons ---- */
+
+/* A derived op's value: its base's at sx x, times sy (exact). */
+static void derived_approx(actk_xval *t) {
+  const actk_xref *op = t->op;
+  actk_xval b = actk_xval_of(op->base, op->sx * t->x, t->alpha);
+  t->nan = b.nan;
+  t->exact = b.exact;
+  t->hi = op->sy * b.hi;
+  t->lo = op->sy * b.lo;
+  t->err = b.err;
+  t->side_hi = (signed char)(op->sy * b.side_hi);
+  t->sign = (signed char)(op->sy * b.sign);
+}
 
 actk_xval actk_xval_of(const actk_xref *op, double x, double alpha) {
   actk_xval t;
@@ -543,6 +565,8 @@ actk_xval actk_xval_of(const actk_xref *op, double x, double alpha) {
   t.alpha = alpha;
   if (isnan(x))
     t.nan = 1;
+  else if (op->base)
+    derived_approx(&t);
   else
     op->approx(&t);
   return t;
@@ -563,6 +587,11 @@ static int interval_at(const actk_xref *op, double x, double alpha, iv *r) {
   mpfr_set_emin(mpfr_get_emin_min());
   mpfr_set_emax(mpfr_get_emax_max());
   mpfr_clear_flags();
+  if (op->base) {
+    int ok = interval_at(op->base, op->sx * x, alpha, r);
+    if (op->sy < 0) iv_neg(r, r);
+    return ok;
+  }
   op->interval(r, x, alpha);
   return !(mpfr_nanflag_p() || mpfr_overflow_p() || mpfr_underflow_p() || mpfr_nan_p(r->l) ||
            mpfr_nan_p(r->h));

@@ -39,80 +39,24 @@ set -euo pipefail
 
 root=$(cd -P "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build="$root/build-aarch64-bench"
-results=""
-quick=0
-
-usage() {
-  sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//' >&2
-  exit 2
-}
-while (($#)); do
-  case "$1" in
-  --quick) quick=1 ;;
-  --build)
-    (($# > 1)) || usage
-    build=$2
-    shift
-    ;;
-  --results)
-    (($# > 1)) || usage
-    results=$2
-    shift
-    ;;
-  *) usage ;;
-  esac
-  shift
-done
-
-say() { printf 'aarch64: %s\n' "$*"; }
+parts=""
+tag=aarch64
+# shellcheck source=bench/run_lib.sh
+. "$root/bench/run_lib.sh"
 arch=$(uname -m)
 if [[ $arch != aarch64 && $arch != arm64 ]]; then
   say "error: this is $arch: run this natively on AArch64 (qemu timings mean nothing)" >&2
   exit 2
 fi
-host=$(hostname 2>/dev/null || echo host)
-[[ -n "$results" ]] || results="$build/results/$host-$(date +%Y%m%d-%H%M%S)"
-mkdir -p "$build" "$results"
-results=$(cd -P "$results" && pwd)
-failed=()
-
-# step NAME CMD...: run, show, keep what it printed
-step() {
-  local name=$1 t rc=0
-  shift
-  t=$(date +%s)
-  say "---- $name: $* ----"
-  "$@" 2>&1 | tee "$results/$name.txt" || rc=$?
-  if ((rc != 0)); then
-    failed+=("$name (exit $rc)")
-    say "$name FAILED (exit $rc)"
-  fi
-  say "$name: $(($(date +%s) - t)) s"
-}
-
-# ---- build --------------------------------------------------------------------
-jobs=$(nproc 2>/dev/null || echo 2)
-say "building into $build (-j$jobs); log: $results/build.txt"
-if ! {
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DACTK_BUILD_TESTS=OFF \
-    -DACTK_BUILD_TOOLS=ON -DACTK_BUILD_BENCH=ON &&
-    cmake --build "$build" -j"$jobs"
-} >"$results/build.txt" 2>&1; then
-  tail -30 "$results/build.txt" >&2
-  say "error: the build failed (see $results/build.txt)" >&2
-  exit 1
-fi
+run_args "$@"
+run_build "$results/build.txt" -S "$root" -B "$build" -DACTK_BUILD_TESTS=OFF \
+  -DACTK_BUILD_TOOLS=ON -DACTK_BUILD_BENCH=ON
 grep -q 'SLEEF AdvSIMD baseline' "$results/build.txt" && sleef=yes || sleef="no (libsleef-dev adds it)"
 say "built; SLEEF column: $sleef"
 
 # ---- the machine --------------------------------------------------------------
 {
-  echo "host: $host"
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "kernel: $(uname -srm)"
-  echo "load average: $(cat /proc/loadavg 2>/dev/null || echo ?)"
-  echo "compiler: $(${CC:-cc} --version 2>/dev/null | head -1 || echo ?)"
-  echo "git: $(git -C "$root" describe --always --dirty 2>/dev/null || echo ?)"
+  run_machine
   echo "sleef: $sleef"
   lscpu 2>/dev/null || true
   echo "features: $(grep -m1 -i '^Features' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
@@ -137,15 +81,15 @@ else
   rope=()
 fi
 
-step cli "$bin/tools/actk" --isa neon "${cli[@]}"
-step ratio "$bin/bench/actk_ratio" --isa neon "${ratio[@]}"
-step types "$bin/bench/actk_ratio" --types --isa neon "${ratio[@]}"
+run_step cli "$bin/tools/actk" --isa neon "${cli[@]}"
+run_step ratio "$bin/bench/actk_ratio" --isa neon "${ratio[@]}"
+run_step types "$bin/bench/actk_ratio" --types --isa neon "${ratio[@]}"
 if [[ -x "$bin/bench/actk_bench" ]]; then
-  step gbench "$bin/bench/actk_bench" --benchmark_filter='/65536/' "${gb[@]}"
+  run_step gbench "$bin/bench/actk_bench" --benchmark_filter='/65536/' "${gb[@]}"
 else
   say "gbench: skipped (actk_bench not built: libbenchmark-dev adds it)"
 fi
-step rope env ACTK_ISA=neon "$bin/bench/actk_rope_bench" --threads 1 --gaps 0 "${rope[@]}"
+run_step rope env ACTK_ISA=neon "$bin/bench/actk_rope_bench" --threads 1 --gaps 0 "${rope[@]}"
 
 # ---- the estimates of this build, beside the measurements ----------------------
 tool() { # the first of the names given that is on PATH
@@ -160,13 +104,9 @@ tool() { # the first of the names given that is on PATH
 objdump=$(tool llvm-objdump-19 llvm-objdump)
 mca=$(tool llvm-mca-19 llvm-mca)
 if command -v python3 >/dev/null 2>&1 && [[ -n $objdump && -n $mca ]]; then
-  step hotloop python3 "$root/tools/hotloop.py" "$build" --objdump "$objdump" --mca "$mca"
+  run_step hotloop python3 "$root/tools/hotloop.py" "$build" --objdump "$objdump" --mca "$mca"
 else
   say "hotloop: skipped (needs python3, llvm-objdump and llvm-mca)"
 fi
 
-say "results: $results"
-if ((${#failed[@]})); then
-  say "failed: ${failed[*]}"
-  exit 1
-fi
+run_done

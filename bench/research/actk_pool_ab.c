@@ -148,15 +148,12 @@ static int main_types(const char *ops) {
       float v = (float)(i % 97) / 50 - 1;
       b[i] = t == 1 ? to_f16(v) : to_bf16(v);
     }
-    memset(y[t], 0, cap * sizeof(uint16_t));
     g_bias16[t] = b;
   }
-  memset(y2, 0, cap * sizeof(uint16_t));
   float *x32 = xalloc(cap * sizeof(float)), *y32 = xalloc(cap * sizeof(float));
   float *b32 = xalloc(BIAS_W * sizeof(float));
   for (size_t i = 0; i < cap; i++) x32[i] = (float)(i % 1000) / 100 - 5;
   for (size_t i = 0; i < BIAS_W; i++) b32[i] = (float)(i % 97) / 50 - 1;
-  memset(y32, 0, cap * sizeof(float));
   g_bias32 = b32;
   actk_pool *def = actk_pool_default(), *own = NULL;
   if (!def) die("actk_pool_default", ACTK_ERR_NO_THREADS);
@@ -165,12 +162,7 @@ static int main_types(const char *ops) {
   cfg.threads = 2;
   actk_status st = actk_pool_create(&cfg, &own);
   if (st != ACTK_OK) die("actk_pool_create", st);
-  double load[3];
-  bench_loadavg(load);
-  note("actk_pool_ab types: actk %s, isa %s, %s; load average %.2f %.2f %.2f",
-       actk_version_string(), actk_isa_name(actk_isa_active()), g_quick ? "--quick" : "full run",
-       load[0], load[1], load[2]);
-  note("cpu: %s", actk_cpu_summary());
+  bench_header("actk_pool_ab types");
   note("default pool: %u threads (default spin); own pool: %u threads, spin_us %u; serial: NULL",
        actk_pool_threads(def), actk_pool_threads(own), cfg.spin_us);
   note("us per call (medians), ser/def and ser/own = speedup over one thread, par%% = share of the "

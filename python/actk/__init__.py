@@ -74,7 +74,7 @@ import numpy as np
 # PARAM_OPS, BIAS_OPS, TIERS and TYPES. Their C functions are
 # actk_<op>_<type><tier suffix>; tests/test_actk.py checks the table against
 # the library's exported symbols, both ways.
-from ._ops import BIAS_OPS, GATED_OPS, PARAM_OPS, TIERS, TYPES, UNARY_OPS
+from ._ops import BIAS_OPS, DERIVED_OPS, GATED_OPS, PARAM_OPS, TIERS, TYPES, UNARY_OPS
 
 __all__ = [
     "ActkError",
@@ -99,6 +99,7 @@ __all__ = [
     "PARAM_OPS",
     "BIAS_OPS",
     "GATED_OPS",
+    "DERIVED_OPS",
     "TIERS",
     "TYPES",
     "force_isa",

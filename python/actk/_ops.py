@@ -29,5 +29,7 @@ GATED_OPS = {  # name -> its activation (y = activation(gate) * up; and <name>_p
     "geglu": "gelu",
     "geglu_tanh": "gelu_tanh",
 }
+DERIVED_OPS = {  # name -> (its base, sx, sy): y = sy base(sx x)
+}
 TIERS = {"accurate": "", "fast": "_fast"}  # tier -> the C name's suffix
 TYPES = ("f32", "f16", "bf16")

@@ -29,8 +29,7 @@ import torch
 
 from . import _ops
 
-__all__ = ["GELU", "SiLU", "Sigmoid", "Tanh", "QuickGELU", "Softplus", "Mish", "Swish", "ELU",
-           "replace", "extension_path", "host_calls"] + [op + s for op in list(_ops.UNARY_OPS)
+__all__ = ["GELU", "replace", "extension_path", "host_calls"] + [op + s for op in list(_ops.UNARY_OPS)
                                                          + list(_ops.PARAM_OPS)
                                                          + list(_ops.BIAS_OPS)
                                                          for s in ("", "_")]
@@ -223,63 +222,23 @@ class GELU(torch.nn.Module):
         return "approximate=%r, fast=%s, inplace=%s" % (self.approximate, self.fast, self.inplace)
 
 
-class _Unary(torch.nn.Module):
-    def __init__(self, fast: bool = False, inplace: bool = False):
-        super().__init__()
-        self.fast, self.inplace = bool(fast), bool(inplace)
+# The modules of the ops with a torch entry in src/ops.toml (SiLU, Sigmoid, Tanh,
+# QuickGELU, Softplus, Mish, Swish, ELU ...) and replace()'s table of them:
+# generated (python/actk/_torch_modules.py). GELU, which covers two ops, and
+# Softplus's swap rule are written here.
+from . import _torch_modules  # noqa: E402
+from ._torch_modules import MODULES, NN_SWAPS, _Unary  # noqa: E402,F401
 
-    def extra_repr(self):
-        return "fast=%s, inplace=%s" % (self.fast, self.inplace)
+for _name in MODULES:
+    globals()[_name] = getattr(_torch_modules, _name)
+__all__ += list(MODULES)
 
-
-class SiLU(_Unary):
-    """torch.nn.SiLU: x * sigmoid(x)."""
-
-    def forward(self, x):
-        if self.inplace:
-            return torch.ops.actk.silu_(x, self.fast)
-        return torch.ops.actk.silu(x, self.fast)
-
-
-class Sigmoid(_Unary):
-    """torch.nn.Sigmoid."""
-
-    def forward(self, x):
-        if self.inplace:
-            return torch.ops.actk.sigmoid_(x, self.fast)
-        return torch.ops.actk.sigmoid(x, self.fast)
-
-
-class Tanh(_Unary):
-    """torch.nn.Tanh."""
-
-    def forward(self, x):
-        if self.inplace:
-            return torch.ops.actk.tanh_(x, self.fast)
-        return torch.ops.actk.tanh(x, self.fast)
-
-
-class QuickGELU(_Unary):
-    """x * sigmoid(1.702 x) (CLIP's QuickGELU; ONNX Runtime's QuickGelu default alpha)."""
-
-    def forward(self, x):
-        if self.inplace:
-            return torch.ops.actk.quick_gelu_(x, self.fast)
-        return torch.ops.actk.quick_gelu(x, self.fast)
-
-
-class Softplus(_Unary):
-    """torch.nn.Softplus with beta = 1: log(1 + e^x), the mathematical function. torch's
+_torch_modules.Softplus.__doc__ = """torch.nn.Softplus with beta = 1: log(1 + e^x), the mathematical function. torch's
     threshold shortcut (x itself above it, 20 by default) gives the same values for any
     threshold from 14.55609 (the last float where x + log1p(e^-x) does not round to x in
     f32; the 16-bit types round to x earlier) up to, not including, 88.72284: from there
     torch's float exp overflows below the threshold and torch gives inf (actk: x).
     replace() swaps only such modules."""
-
-    def forward(self, x):
-        if self.inplace:
-            return torch.ops.actk.softplus_(x, self.fast)
-        return torch.ops.actk.softplus(x, self.fast)
 
 
 # the largest float x with softplus(x) != x in f32 (measured: every float above rounds to x)
@@ -295,68 +254,32 @@ def _softplus_swap(m, fast):
     beta, threshold = float(getattr(m, "beta", 1.0)), float(getattr(m, "threshold", 20.0))
     if beta != 1.0 or not _SOFTPLUS_LAST <= threshold < _SOFTPLUS_TORCH_INF:
         return None
-    return Softplus(fast=fast)
+    return _torch_modules.Softplus(fast=fast)
 
 
-class Mish(_Unary):
-    """torch.nn.Mish: x * tanh(softplus(x)) (-0 at -inf, the limit, where torch gives NaN)."""
-
-    def forward(self, x):
-        if self.inplace:
-            return torch.ops.actk.mish_(x, self.fast)
-        return torch.ops.actk.mish(x, self.fast)
-
-
-class Swish(torch.nn.Module):
-    """x * sigmoid(alpha x) (alpha = 1: SiLU)."""
-
-    def __init__(self, alpha: float = 1.0, fast: bool = False, inplace: bool = False):
-        super().__init__()
-        self.alpha, self.fast, self.inplace = float(alpha), bool(fast), bool(inplace)
-
-    def forward(self, x):
-        if self.inplace:
-            return torch.ops.actk.swish_(x, self.alpha, self.fast)
-        return torch.ops.actk.swish(x, self.alpha, self.fast)
-
-    def extra_repr(self):
-        return "alpha=%s, fast=%s, inplace=%s" % (self.alpha, self.fast, self.inplace)
+def _swap_of(cls, param):
+    """replace()'s rule for a generated module: the parameter kept, inplace only where the
+    original was in place (torch.nn.SiLU(inplace=True): the model already lets it write
+    its input)."""
+    if param is None:
+        return lambda m, fast: cls(fast=fast, inplace=bool(getattr(m, "inplace", False)))
+    return lambda m, fast: cls(getattr(m, param), fast=fast,
+                               inplace=bool(getattr(m, "inplace", False)))
 
 
-class ELU(torch.nn.Module):
-    """torch.nn.ELU: x for x > 0, alpha (e^x - 1) otherwise."""
-
-    def __init__(self, alpha: float = 1.0, fast: bool = False, inplace: bool = False):
-        super().__init__()
-        self.alpha, self.fast, self.inplace = float(alpha), bool(fast), bool(inplace)
-
-    def forward(self, x):
-        if self.inplace:
-            return torch.ops.actk.elu_(x, self.alpha, self.fast)
-        return torch.ops.actk.elu(x, self.alpha, self.fast)
-
-    def extra_repr(self):
-        return "alpha=%s, fast=%s, inplace=%s" % (self.alpha, self.fast, self.inplace)
-
-
-# torch.nn type -> its actk module. inplace only where the original was in
-# place (torch.nn.SiLU(inplace=True)): the model already lets it write its input.
-_SWAPS = {
-    torch.nn.GELU: lambda m, fast: GELU(getattr(m, "approximate", "none"), fast=fast),
-    torch.nn.SiLU: lambda m, fast: SiLU(fast=fast, inplace=bool(getattr(m, "inplace", False))),
-    torch.nn.Sigmoid: lambda m, fast: Sigmoid(fast=fast),
-    torch.nn.Tanh: lambda m, fast: Tanh(fast=fast),
-    torch.nn.Softplus: _softplus_swap,  # None: not swapped (see Softplus)
-    torch.nn.ELU: lambda m, fast: ELU(
-        m.alpha, fast=fast, inplace=bool(getattr(m, "inplace", False))),
-    torch.nn.Mish: lambda m, fast: Mish(fast=fast, inplace=bool(getattr(m, "inplace", False))),
-}
+# torch.nn type -> its actk module (or None: not swapped)
+_SWAPS = {getattr(torch.nn, nn): _swap_of(cls, param) for nn, (cls, param) in NN_SWAPS.items()
+          if hasattr(torch.nn, nn)}
+_SWAPS[torch.nn.GELU] = lambda m, fast: GELU(getattr(m, "approximate", "none"), fast=fast)
+_SWAPS[torch.nn.Softplus] = _softplus_swap  # None: not swapped (see Softplus)
 
 
 def replace(model, fast=False, verbose=False):
-    """Swaps, in place, every torch.nn.GELU, SiLU, Sigmoid, Tanh, Mish and ELU submodule of
-    model (exact types, not subclasses) for actk's, and every torch.nn.Softplus
-    with beta = 1 and 14.55609 <= threshold < 88.72284 (the others compute something else). Returns the list of what it
+    """Swaps, in place, every torch.nn.GELU submodule of model and every one of a
+    torch.nn type that src/ops.toml names for an op (NN_SWAPS: SiLU, Sigmoid, Tanh,
+    Mish, ELU ...; exact types, not subclasses) for actk's, a torch.nn.Softplus only
+    with beta = 1 and 14.55609 <= threshold < 88.72284 (the others compute something
+    else). Returns the list of what it
     swapped, (qualified name, old module, new module) in the model's order;
     verbose=True prints it. The model itself, if it is an activation, is not
     replaced (its parent holds the reference)."""

@@ -157,28 +157,36 @@ def ulp_error(y, r):
     return out
 
 
-OPS = {
-    "erf": (actk.erf, ref_erf),
-    "tanh": (actk.tanh, ref_tanh),
-    "sigmoid": (actk.sigmoid, ref_sigmoid),
-    "silu": (actk.silu, ref_silu),
-    "quick_gelu": (actk.quick_gelu, ref_quick_gelu),
-    "gelu": (actk.gelu, ref_gelu),
-    "gelu_tanh": (actk.gelu_tanh, ref_gelu_tanh),
-    "hardsigmoid": (actk.hardsigmoid, ref_hardsigmoid),
-    "hardswish": (actk.hardswish, ref_hardswish),
-    "softplus": (actk.softplus, ref_softplus),
+def ref_of(op):
+    """The reference of a unary or param op: ref_<op> above, or for a derived op
+    (src/ops.toml's derived: y = sy f(sx x), actk.DERIVED_OPS) its base's, signs flipped."""
+    if "ref_" + op in globals():
+        return globals()["ref_" + op]
+    if op in actk.DERIVED_OPS:
+        base, sx, sy = actk.DERIVED_OPS[op]
+        f = ref_of(base)
+        return lambda x: sy * f(F32(sx) * np.asarray(x, dtype=np.float32))
+
+    def missing(x):
+        pytest.fail("%s: no reference: write ref_%s(x) in python/tests/test_actk.py "
+                    "(its definition in double)" % (op, op))
+
+    return missing
+
+
+# Every unary op of the table, and the param ops at other parameters than their defaults
+OPS = {op: (getattr(actk, op), ref_of(op)) for op in actk.UNARY_OPS}
+OPS.update({
     "elu": (actk.elu, ref_elu),
     "elu(0.5)": (lambda x, **k: actk.elu(x, 0.5, **k), lambda x: ref_elu(x, 0.5)),
     "elu(-2.25)": (lambda x, **k: actk.elu(x, -2.25, **k), lambda x: ref_elu(x, -2.25)),
-    "mish": (actk.mish, ref_mish),
     "swish(0.5)": (lambda x, **k: actk.swish(x, 0.5, **k), lambda x: ref_swish(x, 0.5)),
     "swish(2.25)": (lambda x, **k: actk.swish(x, 2.25, **k), lambda x: ref_swish(x, 2.25)),
     "swish(1.702)": (
         lambda x, **k: actk.swish(x, 1.702, **k),
         lambda x: ref_swish(x, QUICK_GELU_ALPHA),
     ),
-}
+})
 
 # ---- inputs -------------------------------------------------------------------
 
@@ -258,9 +266,10 @@ def test_op_table_matches_the_library_exports():
     # and every bound op has a Python function of its name
     for op in list(actk.UNARY_OPS) + list(actk.PARAM_OPS) + list(actk.BIAS_OPS):
         assert callable(getattr(actk, op)), op
-    # and this file's accuracy table has every unary op (a new op needs its reference here)
-    missing = [op for op in actk.UNARY_OPS if op not in OPS]
-    assert missing == [], "unary ops without a reference in OPS: %s" % missing
+    # and this file has a reference for every unary op (a new op needs ref_<op> here,
+    # unless it is derived from another)
+    missing = [op for op in actk.UNARY_OPS if "ref_" + op not in globals() and op not in actk.DERIVED_OPS]
+    assert missing == [], "unary ops without a reference (ref_<op> in this file): %s" % missing
 
 
 def test_readme_snippet_runs():

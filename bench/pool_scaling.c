@@ -1,12 +1,12 @@
-/* actk_scaling: the scaling measurements of bench/scaling.sh (issue 14) that
- * actk_pool_bench (dispatch latency, idle CPU) and actk_rope_bench (RoPE)
- * do not make. Plain C11 + pthreads (+ OpenMP when the compiler has it).
+/* pool_scaling: actk_pool_bench's scaling parts, those of bench/scaling.sh
+ * (issue 14) beyond the latency (a), sweep and idle (c) sections of
+ * actk_pool_bench.c; actk_pool_bench's main hands these parts here.
  *
- *   actk_scaling scale   [--omp] [--omp-results FILE] [--threads L] [--ops L] [--sizes L]
- *   actk_scaling seed    [--omp] [--omp-results FILE] [--threads T] [--gaps L]
- *   actk_scaling contend [--threads T]
- *   actk_scaling place   [--threads T] [--smt-test]
- *   actk_scaling info    two lines: "threads 1,2,..,N" (scale's default list) and
+ *   actk_pool_bench scale   [--omp] [--omp-results FILE] [--threads L] [--ops L] [--sizes L]
+ *   actk_pool_bench seed    [--omp] [--omp-results FILE] [--threads T] [--gaps L]
+ *   actk_pool_bench contend [--threads T]
+ *   actk_pool_bench place   [--threads T] [--smt-test]
+ *   actk_pool_bench info    two lines: "threads 1,2,..,N" (scale's default list) and
  *                        "single T" (the others' default count), for scripts
  *   (every part also takes --quick, --csv, --csv-out=FILE: bench_util.h)
  *
@@ -140,24 +140,17 @@ static uint16_t *g_x16, *g_y16, *g_y216;
 
 static void buffers(size_t cap) {
   g_cap = cap;
-  g_x = xalloc(cap * sizeof(float));
+  g_x = bench_inputs(cap);
   g_y = xalloc(cap * sizeof(float));
   g_y2 = xalloc(cap * sizeof(float));
   g_x16 = xalloc(cap * sizeof(uint16_t));
   g_y16 = xalloc(cap * sizeof(uint16_t));
   g_y216 = xalloc(cap * sizeof(uint16_t));
-  uint32_t s = 12345;
   for (size_t i = 0; i < cap; i++) {
-    s = s * 1664525u + 1013904223u;
-    g_x[i] = ((float)(s >> 8) / 16777216.0f - 0.5f) * 10.0f; /* [-5, 5) */
     uint32_t u;
     memcpy(&u, &g_x[i], sizeof u);
     g_x16[i] = (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16); /* bf16, RNE */
   }
-  memset(g_y, 0, cap * sizeof(float));
-  memset(g_y2, 0, cap * sizeof(float));
-  memset(g_y16, 0, cap * sizeof(uint16_t));
-  memset(g_y216, 0, cap * sizeof(uint16_t));
 }
 
 /* The f16 ops run on the bf16 patterns too: any 16-bit pattern is a valid
@@ -198,15 +191,6 @@ static void call_omp(void *p) {
 static int outputs_equal(const sop *op, size_t n) {
   return op->f32 ? !memcmp(g_y, g_y2, n * sizeof(float))
                  : !memcmp(g_y16, g_y216, n * sizeof(uint16_t));
-}
-
-static const char *kib(size_t n) {
-  return n >= ((size_t)1 << 20) ? F("%zuMi", n >> 20) : F("%zuKi", n >> 10);
-}
-
-static const char *pct_par(const variant *v) {
-  if (v->ns == 0) return "-";
-  return F("%.0f", 100.0 * (double)v->par / (double)v->ns);
 }
 
 static actk_pool *make_pool(unsigned threads, unsigned spin_us, int pin) {
@@ -372,10 +356,10 @@ static int part_scale(void) {
                               F("%.3f", v[0].med / 1e3),
                               F("%.3f", v[1].med / 1e3),
                               F("%.2f", own_x),
-                              pct_par(&v[1]),
+                              par_pct(&v[1], 0),
                               nv > 2 ? F("%.3f", v[2].med / 1e3) : "-",
                               nv > 2 ? F("%.2f", v[0].med / v[2].med) : "-",
-                              nv > 2 ? pct_par(&v[2]) : "-",
+                              nv > 2 ? par_pct(&v[2], 0) : "-",
                               om ? F("%.2f", om->x) : "-",
                               om ? F("%.2f", own_x / om->x) : "-",
                               plan_str(n, GRANULE, T, op->cost, ACTK_DISPATCH_HOT_NS),
@@ -444,7 +428,7 @@ static int part_seed(void) {
     measure(v, nv, gaps[g], 2000, g_quick ? 40 : 150, min_reps(), 400, median_u64);
     for (int k = 0; k < nv; k++) {
       med[g][k] = v[k].med;
-      snprintf(par[g][k], sizeof par[g][k], "%s", pct_par(&v[k]));
+      snprintf(par[g][k], sizeof par[g][k], "%s", par_pct(&v[k], 0));
       if (gaps[g] == 0) b2b[k] = v[k].med;
     }
   }
@@ -710,14 +694,7 @@ static void place_task(void *p, size_t i) {
   if (k < pl->n) bench_pin_self_to(pl->cpus[k]);
   if (k < 64) pl->ran_on[k] = sched_getcpu();
   atomic_fetch_add(&pl->arrived, 1);
-  uint64_t deadline = now_ns() + 500000000u;
-  while (atomic_load(&pl->arrived) < pl->n) {
-    if (now_ns() > deadline) {
-      atomic_store(&pl->timeout, 1);
-      return;
-    }
-    cpu_relax();
-  }
+  if (!bench_wait_all(&pl->arrived, pl->n, 500000000u)) atomic_store(&pl->timeout, 1);
 }
 
 /* Pins every thread of pool (T threads: the caller and T - 1 workers) to
@@ -829,8 +806,8 @@ static void serial_vs_two(const char *section, const char *na, actk_pool *a, con
                             F("%.2f", v[0].med / v[1].med),
                             F("%.2f", v[0].med / v[2].med),
                             F("%.2f", v[1].med / v[2].med),
-                            pct_par(&v[1]),
-                            pct_par(&v[2])};
+                            par_pct(&v[1], 0),
+                            par_pct(&v[2], 0)};
       t_row(section, cols, nc, vals);
     }
 }
@@ -910,7 +887,7 @@ static void usage(const char *argv0) {
   exit(2);
 }
 
-int main(int argc, char **argv) {
+int pool_scaling_main(int argc, char **argv) {
   if (argc < 2) usage(argv[0]);
   const char *part = argv[1];
   if (strcmp(part, "scale") && strcmp(part, "seed") && strcmp(part, "contend") &&
@@ -951,7 +928,7 @@ int main(int argc, char **argv) {
       usage(argv[0]);
     }
   }
-  bench_init("actk_scaling");
+  bench_init("actk_pool_bench");
   tls_main = 1;
 #ifdef __linux__
   sched_getaffinity(0, sizeof g_allowed, &g_allowed);
@@ -979,14 +956,9 @@ int main(int argc, char **argv) {
       if (g_tl[g_ntl - 1] != N) g_tl[g_ntl++] = N;
     }
   }
-  double load[3];
-  bench_loadavg(load);
   uint64_t t0 = now_ns();
-  note("actk_scaling %s%s: actk %s, isa %s, %s; N = %u physical cores allowed, %ld online CPUs, "
-       "load average %.2f %.2f %.2f",
-       part, g_omp ? " --omp" : "", actk_version_string(), actk_isa_name(actk_isa_active()),
-       g_quick ? "--quick" : "full", N, sysconf(_SC_NPROCESSORS_ONLN), load[0], load[1], load[2]);
-  note("cpu: %s", actk_cpu_summary());
+  bench_header(F("actk_pool_bench %s%s", part, g_omp ? " --omp" : ""));
+  note("N = %u physical cores allowed", N);
   {
     char tl[128] = "";
     size_t len = 0;
@@ -994,12 +966,7 @@ int main(int argc, char **argv) {
       len += (size_t)snprintf(tl + len, sizeof tl - len, "%s%u", k ? "," : "", g_tl[k]);
     note("threads: %s", tl);
   }
-#ifdef _OPENMP
-  if (g_omp || !strcmp(part, "contend"))
-    note("OpenMP %d, omp_get_max_threads %d, OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s", _OPENMP,
-         omp_get_max_threads(), getenv("OMP_WAIT_POLICY") ? getenv("OMP_WAIT_POLICY") : "(unset)",
-         getenv("GOMP_SPINCOUNT") ? getenv("GOMP_SPINCOUNT") : "(unset)");
-#endif
+  if (g_omp || !strcmp(part, "contend")) pool_note_openmp();
   const actk_isa isa0 = actk_isa_active();
   unsigned long par0 = par_calls();
   int rc = 0;
