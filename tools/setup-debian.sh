@@ -6,6 +6,10 @@
 #   tools/setup-debian.sh            # as root, or as a user with sudo
 #   tools/setup-debian.sh --aarch64  # only the AArch64 cross build and qemu-user
 #                                    # (.ci/run aarch64; adds dpkg's arm64 architecture)
+#   tools/setup-debian.sh --windows  # only the MinGW-w64 cross build and Wine (.ci/run
+#                                    # windows; adds a deb-src entry for Debian's main
+#                                    # archive: tools/build-mingw-deps.sh builds cmocka,
+#                                    # GMP and MPFR from their source packages)
 #
 # Exits non-zero if anything could not be installed.
 set -euo pipefail
@@ -40,7 +44,13 @@ packages=(
 say() { printf 'setup-debian: %s\n' "$*"; }
 
 aarch64=0
-if [[ "${1:-}" == --aarch64 ]]; then
+windows=0
+if [[ "${1:-}" == --windows ]]; then
+  windows=1
+  # the cross compilers (posix flavour: winpthreads), Wine to run the tests,
+  # and what building cmocka/GMP/MPFR from source needs (dpkg-source, m4)
+  packages=(gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine wine64 dpkg-dev m4 cmake)
+elif [[ "${1:-}" == --aarch64 ]]; then
   aarch64=1
   # the cross compilers, the emulator, and the target's libraries the tests
   # and tools link (Debian multiarch; libc6 and libstdc++6 for the emulator's
@@ -48,7 +58,7 @@ if [[ "${1:-}" == --aarch64 ]]; then
   packages=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static libc6:arm64
     libstdc++6:arm64 libcmocka-dev:arm64 libmpfr-dev:arm64)
 elif (($#)); then
-  say "usage: $0 [--aarch64]" >&2
+  say "usage: $0 [--aarch64|--windows]" >&2
   exit 2
 fi
 
@@ -67,6 +77,23 @@ for p in "${packages[@]}"; do
   fi
 done
 
+# --windows: apt-get source needs a deb-src entry for Debian's main archive
+# (deb822 format, as Debian 12's /etc/apt/sources.list.d/debian.sources)
+need_update=0
+sudo_cmd=()
+[[ "$(id -u)" == 0 ]] || sudo_cmd=(sudo)
+if ((windows)) && ! grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list \
+  /etc/apt/sources.list.d/; then
+  say "adding /etc/apt/sources.list.d/actk-deb-src.sources (deb-src, bookworm main)"
+  printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm' \
+    'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+    "${sudo_cmd[@]}" tee /etc/apt/sources.list.d/actk-deb-src.sources >/dev/null
+  need_update=1
+fi
+
+if ((${#missing[@]} == 0 && need_update)); then
+  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+fi
 if ((${#missing[@]} == 0)); then
   say "all ${#packages[@]} packages already installed: ${packages[*]}"
   exit 0
