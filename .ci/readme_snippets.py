@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""README.md's code, taken in as a user would take it (CI: .ci/run embed).
+"""README.md's code, and docs/*.md's, taken in as a user would take it (CI:
+.ci/run embed).
 
-Every fenced block of README.md is handled by its language, in order:
+Every fenced block of README.md, then of docs/*.md (sorted), is handled by its
+language, in order ("README" below means any of these pages):
   sh     with `cmake --install`: run as written (the prefix /opt/actk and the
          build directory moved under WORK); this installs the actk the other
          blocks use.
@@ -16,12 +18,14 @@ Every fenced block of README.md is handled by its language, in order:
   sh     with `pkg-config`: each command run as written (app.c is README's
          first C program, <libdir> the installed one), then the program:
          the --static one must not need libactk.so.
-  rust   run as doctests by CI's rust stage (rust/actk/src/lib.rs includes
-         README.md under cfg(doctest)): checked here that it still does.
+  rust   in README.md only: run as doctests by CI's rust stage
+         (rust/actk/src/lib.rs includes README.md under cfg(doctest)): checked
+         here that it still does; a rust block elsewhere fails the run.
   sh     with `cargo`: the rust stage runs it; with `pip install`: the
          python stage runs it.
   python run by python/tests/test_readme.py (the python stage, against the
-         installed package): checked here that it is still there.
+         installed package; it reads README.md and docs/*.md): checked here
+         that it is still there.
   sh     with tools/setup-debian.sh: the quick start and the AArch64 cross
          test, which CI's gcc and aarch64 stages run: skipped here. A block with no language, or text, is text.
 A block of any other kind fails the run, so that a new one gets a rule.
@@ -52,7 +56,7 @@ def fail(msg):
     sys.exit(1)
 
 
-def blocks(text):
+def blocks(text, name):
     """(line, language, body, text up to the next block) of each fenced block."""
     lines = text.split("\n")
     found = []
@@ -66,7 +70,7 @@ def blocks(text):
         while j < len(lines) and not lines[j].startswith("```"):
             j += 1
         if j == len(lines):
-            fail(f"README.md:{i + 1}: a code block that never ends")
+            fail(f"{name}:{i + 1}: a code block that never ends")
         k = j + 1
         while k < len(lines) and not lines[k].startswith("```"):
             k += 1
@@ -109,7 +113,7 @@ def needs_libactk_so(exe):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--readme", default="README.md")
+    ap.add_argument("--readme", nargs="*", help="the pages (default: README.md, then docs/*.md)")
     ap.add_argument("--work", required=True, help="an empty directory for builds and the prefix")
     a = ap.parse_args()
     root = os.getcwd()
@@ -117,11 +121,14 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     prefix = os.path.join(work, "prefix")
-    with open(a.readme, encoding="utf-8") as f:
-        found = blocks(f.read())
+    pages = a.readme or ["README.md"] + sorted(glob.glob("docs/*.md"))
+    found = []  # (where, language, body, text after), where = "page:line"
+    for page in pages:
+        with open(page, encoding="utf-8") as f:
+            found += [(f"{page}:{line}", lang, body, after) for line, lang, body, after in blocks(f.read(), page)]
 
-    def where(line):
-        return f"{a.readme}:{line}"
+    def where(w):
+        return w
 
     # the install block first: the others need what it installs
     installs = [b for b in found if b[1] == "sh" and "cmake --install" in b[2]]
@@ -150,7 +157,7 @@ def main():
         kind = None
         if lang in ("c", "cpp"):
             ext = "c" if lang == "c" else "cpp"
-            src = os.path.join(work, f"readme_{line}.{ext}")
+            src = os.path.join(work, "readme_%s.%s" % (re.sub(r"\W", "_", line), ext))
             compiler = ["cc", "-std=c99"] if lang == "c" else ["c++", "-std=c++11"]
             flags = ["-Wall", "-Wextra", "-Werror", "-pedantic", f"-I{include}"]
             if re.search(r"\bint main\s*\(", body):
@@ -178,7 +185,7 @@ def main():
         elif lang == "cmake":
             kind = "cmake"
             say(f"{where(line)}: cmake, around README's first C program")
-            proj = os.path.join(work, f"cmake_{line}")
+            proj = os.path.join(work, "cmake_" + re.sub(r"\W", "_", line))
             os.makedirs(proj)
             shutil.copy(app_c, os.path.join(proj, "main.c"))
             with open(os.path.join(proj, "CMakeLists.txt"), "w", encoding="utf-8") as f:
@@ -192,7 +199,7 @@ def main():
             kind = "pkg-config"
             say(f"{where(line)}: pkg-config, on README's first C program")
             env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(libdir, "pkgconfig"))
-            d = os.path.join(work, f"pkgconfig_{line}")
+            d = os.path.join(work, "pkgconfig_" + re.sub(r"\W", "_", line))
             os.makedirs(d)
             shutil.copy(app_c, os.path.join(d, "app.c"))
             for c in commands(body):
@@ -215,7 +222,10 @@ def main():
         elif lang == "rust":
             # run as doctests by the rust stage: the crate includes README.md for them
             kind = "rust (doctests of .ci/run rust)"
-            lib_rs = os.path.join(os.path.dirname(os.path.abspath(a.readme)), "rust/actk/src/lib.rs")
+            if not line.startswith("README.md:"):
+                fail(f"{where(line)}: a ```rust block outside README.md: no doctest runs it "
+                     "(rust/actk/src/lib.rs includes README.md only)")
+            lib_rs = os.path.join(root, "rust/actk/src/lib.rs")
             with open(lib_rs, encoding="utf-8") as f:
                 if 'include_str!("../../../README.md")' not in f.read():
                     fail(f"{where(line)}: a ```rust block, but rust/actk/src/lib.rs no longer "

@@ -99,128 +99,46 @@ double ns_since(bclock::time_point t0) {
   return std::chrono::duration<double, std::nano>(bclock::now() - t0).count();
 }
 
-// actk through the public API on a forced ISA. The ISA is forced before the
-// timed loop and restored after; actk_isa_active() is checked on both sides
-// of the loop, and every call's status is checked, so a benchmark that did
-// not run where its name says fails instead of reporting a number.
-// engine: the op is a 16-bit one and what runs is the engine way (widen,
-// the f32 fast twin f32f, narrow).
-void bm_actk(benchmark::State &state, const bench_op &op, actk_isa isa, size_t n,
-             const bench_op *engine_f32f = nullptr) {
-  const int type = op.info->type;
-  const data_set &d = data_for(n, type);
-  const size_t w = bias_width_for(n);
+// One body for every benchmark: call() is one call of actk (isa: the ISA
+// forced before the timed loop and restored after, checked on both sides; -1:
+// not actk), of a baseline (error: its error(), checked before and after the
+// loop; one untimed call first, where oneDNN makes its primitive for this
+// size) or a copy. Every call's status is checked, so a benchmark that did not
+// run where its name says fails instead of reporting a number.
+using call_fn = std::function<actk_status(const data_set &)>;
+void bm(benchmark::State &state, const call_fn &body, int isa, const char *(*error)(), size_t n,
+        int type, size_t esize) {
+  const data_set &d = data_for(n, type); // made on first use: only what the filter picks
+  auto call = [&] { return body(d); };
   const actk_isa before = actk_isa_active();
-  actk_status fs = actk_isa_force(isa);
-  if (fs != ACTK_OK) {
-    state.SkipWithError(actk_status_string(fs));
-    return;
-  }
-  if (actk_isa_active() != isa) {
-    actk_isa_force(before);
-    state.SkipWithError("actk_isa_force returned ok but another isa is active");
-    return;
-  }
-  actk_status bad = ACTK_OK;
-  const auto t0 = bclock::now();
-  const auto *x16 = static_cast<const uint16_t *>(d.x),
-             *b16 = static_cast<const uint16_t *>(d.bias);
-  auto *y16 = static_cast<uint16_t *>(d.y);
-  for (auto _ : state) {
-    actk_status s;
-    if (!engine_f32f) {
-      s = run_actk_typed(op, d.x, d.bias, w, d.y, n);
-    } else {
-      if (type == 1) {
-        widen_f16(x16, d.scratch, n);
-        if (op.has_bias) widen_f16(b16, d.scratch_bias, w);
-      } else {
-        widen_bf16(x16, d.scratch, n);
-        if (op.has_bias) widen_bf16(b16, d.scratch_bias, w);
-      }
-      s = run_actk(*engine_f32f, d.scratch, d.scratch_bias, w, d.scratch, n);
-      if (type == 1)
-        narrow_f16(d.scratch, y16, n);
-      else
-        narrow_bf16(d.scratch, y16, n);
+  if (isa >= 0) {
+    actk_status fs = actk_isa_force((actk_isa)isa);
+    if (fs != ACTK_OK || actk_isa_active() != (actk_isa)isa) {
+      actk_isa_force(before);
+      state.SkipWithError(fs != ACTK_OK ? actk_status_string(fs) : "another isa is active");
+      return;
     }
+  }
+  actk_status bad = call();
+  const char *e = error ? error() : nullptr;
+  const auto t0 = bclock::now();
+  for (auto _ : state) {
+    if (e) break;
+    actk_status s = call();
     if (s != ACTK_OK) bad = s;
-    benchmark::DoNotOptimize(d.y);
     benchmark::ClobberMemory();
   }
   const double loop_ns = ns_since(t0);
-  const actk_isa ran = actk_isa_active();
+  const bool moved = isa >= 0 && actk_isa_active() != (actk_isa)isa;
   actk_isa_force(before);
-  if (ran != isa) {
-    state.SkipWithError("active isa changed during the timed loop");
+  if (!e && error) e = error();
+  if (e || moved || bad != ACTK_OK) {
+    state.SkipWithError(e       ? e
+                        : moved ? "active isa changed during the timed loop"
+                                : actk_status_string(bad));
     return;
   }
-  if (bad != ACTK_OK) {
-    state.SkipWithError(actk_status_string(bad));
-    return;
-  }
-  set_counters(state, n, loop_ns, op.info->esize);
-}
-
-// A baseline's kernel (or the copy floor: b == nullptr). One untimed call
-// first (oneDNN makes its primitive for this size there); a baseline that
-// reports an error (bench_ops.h's error()) before or after the timed loop
-// fails instead of reporting a number.
-void bm_kernel(benchmark::State &state, const baseline *b, kernel_fn k, size_t n) {
-  const data_set &d = data_for(n);
-  const size_t w = bias_width_for(n);
-  const auto *x = static_cast<const float *>(d.x), *bias = static_cast<const float *>(d.bias);
-  auto *y = static_cast<float *>(d.y);
-  k(x, bias, w, y, n);
-  const char *e = b && b->error ? b->error() : nullptr;
-  if (e) {
-    state.SkipWithError(e);
-    return;
-  }
-  const auto t0 = bclock::now();
-  for (auto _ : state) {
-    k(x, bias, w, y, n);
-    benchmark::DoNotOptimize(d.y);
-    benchmark::ClobberMemory();
-  }
-  const double loop_ns = ns_since(t0);
-  e = b && b->error ? b->error() : nullptr;
-  if (e) {
-    state.SkipWithError(e);
-    return;
-  }
-  set_counters(state, n, loop_ns);
-}
-
-// A 16-bit baseline's kernel (type 1 f16, 2 bf16), or the 16-bit copy
-// floor (b == nullptr), as bm_kernel.
-void bm_kernel16(benchmark::State &state, const baseline16 *b, kernel16_fn k, int type, size_t n) {
-  const data_set &d = data_for(n, type);
-  const size_t w = bias_width_for(n);
-  const auto *x = static_cast<const uint16_t *>(d.x), *bias = static_cast<const uint16_t *>(d.bias);
-  auto *y = static_cast<uint16_t *>(d.y);
-  if (k) k(x, bias, w, y, n);
-  const char *e = b && b->error ? b->error() : nullptr;
-  if (e) {
-    state.SkipWithError(e);
-    return;
-  }
-  const auto t0 = bclock::now();
-  for (auto _ : state) {
-    if (k)
-      k(x, bias, w, y, n);
-    else
-      std::memcpy(y, x, n * sizeof(uint16_t));
-    benchmark::DoNotOptimize(d.y);
-    benchmark::ClobberMemory();
-  }
-  const double loop_ns = ns_since(t0);
-  e = b && b->error ? b->error() : nullptr;
-  if (e) {
-    state.SkipWithError(e);
-    return;
-  }
-  set_counters(state, n, loop_ns, sizeof(uint16_t));
+  set_counters(state, n, loop_ns, esize);
 }
 
 void reg(const std::string &name, std::function<void(benchmark::State &)> fn) {
@@ -269,6 +187,7 @@ int main(int argc, char **argv) {
     // f32's first tier keeps the bare op name, other tiers and types add
     // theirs: gelu, gelu_fast, gelu_bf16, gelu_fast_bf16
     const int type = op.info->type;
+    const size_t es = op.info->esize;
     const std::string base = std::string(op.name) +
                              (op.info->tier ? std::string("_") + op.info->tier_name : "") +
                              (type ? std::string("_") + op.info->type_name : "") + "/";
@@ -280,33 +199,58 @@ int main(int argc, char **argv) {
         f32f = &t;
     for (size_t n : kSizes) {
       const std::string tail = "/" + std::to_string(n);
+      const size_t w = bias_width_for(n);
+      auto add = [&](const std::string &name, call_fn call, int isa, const char *(*error)(), int ty,
+                     size_t esize) {
+        reg(name + tail, [=](benchmark::State &s) { bm(s, call, isa, error, n, ty, esize); });
+      };
+      using u16 = uint16_t;
       if (first) {
-        reg("copy/memcpy" + tail,
-            [n](benchmark::State &s) { bm_kernel(s, nullptr, copy_kernel, n); });
-        reg("copy16/memcpy" + tail,
-            [n](benchmark::State &s) { bm_kernel16(s, nullptr, nullptr, 2, n); });
+        add(
+            "copy/memcpy", [n](const data_set &d) { return std::memcpy(d.y, d.x, n * 4), ACTK_OK; },
+            -1, nullptr, 0, 4);
+        add(
+            "copy16/memcpy",
+            [n](const data_set &d) { return std::memcpy(d.y, d.x, n * 2), ACTK_OK; }, -1, nullptr,
+            2, 2);
       }
       for (actk_isa isa : isas)
-        reg(base + "actk_" + actk_isa_name(isa) + tail,
-            [&op, isa, n](benchmark::State &s) { bm_actk(s, op, isa, n); });
+        add(
+            base + "actk_" + actk_isa_name(isa),
+            [&op, w, n](const data_set &d) { return run_actk_typed(op, d.x, d.bias, w, d.y, n); },
+            isa, nullptr, type, es);
       if (op.info->tier) continue; /* baselines once per op and type */
       if (type == 0) {
-        for (const baseline *b : baselines()) {
-          kernel_fn k = b->runnable() ? baseline_kernel(b, op.name) : nullptr;
-          if (k)
-            reg(base + b->name + tail, [b, k, n](benchmark::State &s) { bm_kernel(s, b, k, n); });
-        }
+        for (const baseline *p : baselines())
+          if (kernel_fn k = p->runnable() ? baseline_kernel(p, op.name) : nullptr)
+            add(
+                base + p->name,
+                [=](const data_set &d) {
+                  k((const float *)d.x, (const float *)d.bias, w, (float *)d.y, n);
+                  return ACTK_OK;
+                },
+                -1, p->error, 0, 4);
         continue;
       }
       for (actk_isa isa : isas)
         if (f32f)
-          reg(base + "engine_" + actk_isa_name(isa) + tail,
-              [&op, f32f, isa, n](benchmark::State &s) { bm_actk(s, op, isa, n, f32f); });
-      for (const baseline16 *b : baselines16()) {
-        if (std::strcmp(b->type, op.info->type_name) || !b->runnable()) continue;
-        if (kernel16_fn k = baseline16_kernel(b, op.name))
-          reg(base + b->name + tail,
-              [b, k, type, n](benchmark::State &s) { bm_kernel16(s, b, k, type, n); });
+          add(
+              base + "engine_" + actk_isa_name(isa),
+              [=](const data_set &d) {
+                return run_engine16(*f32f, type, (const u16 *)d.x, (const u16 *)d.bias, w,
+                                    d.scratch, d.scratch_bias, (u16 *)d.y, n);
+              },
+              isa, nullptr, type, es);
+      for (const baseline16 *p : baselines16()) {
+        if (std::strcmp(p->type, op.info->type_name) || !p->runnable()) continue;
+        if (kernel16_fn k = baseline16_kernel(p, op.name))
+          add(
+              base + p->name,
+              [=](const data_set &d) {
+                k((const u16 *)d.x, (const u16 *)d.bias, w, (u16 *)d.y, n);
+                return ACTK_OK;
+              },
+              -1, p->error, type, 2);
       }
     }
     first = false;

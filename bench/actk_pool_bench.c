@@ -2,12 +2,12 @@
  * (src/pool.c ACTK_DISPATCH_HOT_NS / ACTK_DISPATCH_COLD_NS) and the planner's
  * thresholds (src/plan.c ps_per_item, ACTK_MIN_DISPATCH_NS).
  *
- *   actk_pool_bench [--quick] [--csv] [--pin] [--only a|b|sweep|c[,...]]
+ *   actk_pool_bench [--quick] [--csv] [--pin] [--only a|sweep|c[,...]]
  *                   [--threads T] [--gaps 0,5,20,...] [--spins 0,100,...]
  *
  * --only runs the sections named (a comma-separated list). --threads T: every
  * pool of the run gets T threads (an own pool with the default settings
- * replaces the default pool in (b) and (sweep)) and OpenMP T threads;
+ * replaces the default pool in (sweep)) and OpenMP T threads;
  * default: the default pool's count. --gaps and --spins replace (a)'s idle
  * gaps (default 0, 5, 20, 100, 1000, 10000 us) and its pools' spin_us
  * (default 0 and 100).
@@ -24,10 +24,8 @@
  *              itself: "wk%" says how many a worker ran); "rdv" tasks wait
  *              until every thread of the pool holds one, so "joined" is the
  *              time until the last thread started working: the real wake cost.
- * (b) engine   gelu (expensive) and tanh (medium) called again and again with
- *              idle gaps between calls, default pool vs NULL (serial) vs an
- *              OpenMP parallel-for over the same kernel, interleaved blocks,
- *              medians.
+ * (b)          the engine pattern (a call after an idle gap: pool vs serial vs
+ *              OpenMP) is research/actk_pool_ab pool|omp and actk_scaling seed
  * (sweep)      for tanh, gelu and RoPE (cheap), n = 4Ki .. 4Mi: serial, pool
  *              as planned, and "forced" (the kernel split into one chunk per
  *              thread by actk_pool_run, whatever the planner says), at gaps 0
@@ -112,7 +110,7 @@ static actk_status bench_pool_create(actk_pool_config *cfg, actk_pool **pool) {
 /* --threads: every pool's thread count (0: the default) */
 static unsigned g_threads;
 
-/* The pool the engine and sweep sections use: the default pool, or with
+/* The pool the sweep uses: the default pool, or with
  * --pin or --threads an own pool with the default settings plus those. */
 static actk_pool *g_pinned_pool;
 
@@ -459,7 +457,7 @@ static void section_latency(void) {
   }
 }
 
-/* ---- (b) the engine pattern ---- */
+/* ---- the ops the sweep measures ---- */
 
 typedef struct opdesc {
   const char *name;
@@ -473,75 +471,6 @@ static const opdesc g_ops[] = {{"tanh", actk_tanh_f32, ACTK_COST_MEDIUM},
 static void check_ok(unary_fn f, actk_pool *pool, size_t n, const char *what) {
   actk_status st = f(pool, g_x, g_y, n);
   if (st != ACTK_OK) die(what, st);
-}
-
-static void section_engine(void) {
-  static const size_t sizes[] = {65536, (size_t)1 << 20, (size_t)4 << 20};
-  static const unsigned gaps[] = {0, 20, 500};
-  actk_pool *pool = bench_pool();
-  if (!pool) die("actk_pool_default", ACTK_ERR_NO_THREADS);
-  note("");
-  note("== (b) engine pattern: one op called again and again, idle gap before each call ==");
-  note("pool = %s (%u threads, default spin), serial = NULL, omp = OpenMP "
-       "parallel-for of actk_*_f32(NULL) chunks%s; us per call, medians of interleaved blocks.",
-       g_pin ? "an own pool, default settings + pin" : "actk_pool_default()",
-       actk_pool_threads(pool),
-#ifdef _OPENMP
-       ""
-#else
-       " (NOT BUILT: no OpenMP)"
-#endif
-  );
-  static const col cols[] = {{"op", 4},        {"n", 8},        {"gap_us", 6},   {"serial", 8},
-                             {"pool", 8},      {"omp", 8},      {"ser/pool", 8}, {"omp/pool", 8},
-                             {"pool_par%", 9}, {"plan_hot", 8}, {"plan_cold", 9}};
-  const int nc = (int)(sizeof cols / sizeof cols[0]);
-  t_head("engine", cols, nc);
-  for (size_t oi = 0; oi < sizeof g_ops / sizeof g_ops[0]; oi++) {
-    const opdesc *op = &g_ops[oi];
-    for (size_t ni = 0; ni < sizeof sizes / sizeof sizes[0]; ni++) {
-      size_t n = sizes[ni];
-      check_ok(op->f, pool, n, op->name);
-      for (size_t gi = 0; gi < sizeof gaps / sizeof gaps[0]; gi++) {
-        ucall cs = {op->f, NULL, NULL, g_x, g_y, n, 0};
-        ucall cp = {op->f, pool, NULL, g_x, g_y, n, 0};
-        variant v[3] = {{"serial", call_unary, &cs, NULL, 0, 0, 0, 0},
-                        {"pool", call_unary, &cp, NULL, 0, 0, 0, 0},
-#ifdef _OPENMP
-                        {"omp", call_omp, &cs, NULL, 0, 0, 0, 0}
-#endif
-        };
-#ifdef _OPENMP
-        int nv = 3;
-        unsigned settle = 15000; /* let libgomp's spinning workers go to sleep */
-#else
-        int nv = 2;
-        unsigned settle = 1000;
-#endif
-        measure(v, nv, gaps[gi], settle, g_quick ? 150 : 900, 3, 400, median_rank_u64);
-        actk_plan ph =
-            actk_plan_split(n, ACTK_VECTOR_GRANULE, actk_pool_threads(pool), op->cost, g_hot_ns);
-        actk_plan pc =
-            actk_plan_split(n, ACTK_VECTOR_GRANULE, actk_pool_threads(pool), op->cost, g_cold_ns);
-        const char *vals[] = {op->name,
-                              F("%zu", n),
-                              F("%u", gaps[gi]),
-                              US(v[0].med),
-                              US(v[1].med),
-                              nv > 2 ? US(v[2].med) : "-",
-                              F("%.2f", v[0].med / v[1].med),
-                              nv > 2 ? F("%.2f", v[2].med / v[1].med) : "-",
-                              par_pct(&v[1]),
-                              F("%ux%zu", ph.threads, ph.n_chunks),
-                              F("%ux%zu", pc.threads, pc.n_chunks)};
-        t_row("engine", cols, nc, vals);
-      }
-    }
-  }
-  note("plan_hot/plan_cold: actk_plan_split's threads x chunks with the hot (%llu ns) and "
-       "cold (%llu ns) dispatch costs of src/pool.c; par%% 0! = that pool column never ran "
-       "in parallel.",
-       (unsigned long long)g_hot_ns, (unsigned long long)g_cold_ns);
 }
 
 /* ---- threshold sweep ---- */
@@ -863,7 +792,7 @@ static double timer_overhead_ns(void) {
 
 static void usage(const char *argv0) {
   fprintf(stderr,
-          "usage: %s [--quick] [--csv] [--pin] [--only a|b|sweep|c[,...]] [--threads T]\n"
+          "usage: %s [--quick] [--csv] [--pin] [--only a|sweep|c[,...]] [--threads T]\n"
           "          [--gaps 0,5,20,...] [--spins 0,100,...]\n",
           argv0);
   exit(2);
@@ -891,8 +820,13 @@ int main(int argc, char **argv) {
     for (const char *p = only; *p;) {
       const char *e = strchr(p, ',');
       size_t l = e ? (size_t)(e - p) : strlen(p);
-      if (!((l == 1 && (*p == 'a' || *p == 'b' || *p == 'c')) ||
-            (l == 5 && !strncmp(p, "sweep", 5))))
+      if (l == 1 && *p == 'b') {
+        /* the engine pattern repeated research/actk_pool_ab's measurement */
+        fprintf(stderr, "actk_pool_bench: (b) is build/bench/research/actk_pool_ab pool|omp (and "
+                        "actk_scaling seed) now\n");
+        return 2;
+      }
+      if (!((l == 1 && (*p == 'a' || *p == 'c')) || (l == 5 && !strncmp(p, "sweep", 5))))
         usage(argv[0]);
       if (!e) break;
       p = e + 1;
@@ -944,7 +878,6 @@ int main(int argc, char **argv) {
 #endif
   unsigned long par0 = par_calls();
   if (bench_in_list(only, "a")) section_latency();
-  if (bench_in_list(only, "b")) section_engine();
   if (bench_in_list(only, "sweep")) {
     sweep_result res[3];
     section_sweep(res);

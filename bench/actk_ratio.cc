@@ -61,9 +61,9 @@
 // failed, the ISA changed or actk fast failed its check; 2 for bad arguments.
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
-#include <cstdarg>
 #include <cstring>
 #include <ctime>
 #include <functional>
@@ -84,6 +84,7 @@ double now_ns(clockid_t id) {
 
 struct options {
   actk_isa isa;
+  bool isa_given = false;
   int repeats = 15, calls = 20, big_calls = 3;
   bool thread_clock = false;
   bool types = false;                  // --types
@@ -164,25 +165,168 @@ bool listed(const std::vector<std::string> &v, const char *name) {
   return v.empty() || std::find(v.begin(), v.end(), name) != v.end();
 }
 
-// One row: an op with its tiers.
+// ---- the harness: a row's columns, checked, then timed interleaved ----
+
+// One row: an op in every type and tier the catalog has ([f32, f16, bf16][accurate, fast]).
 struct row {
   const char *name;
-  const bench_op *acc, *fast;
+  bool bias = false;
+  const bench_op *e[3][2] = {};
 };
 
-// One timed column of a row.
+// Every op of ops, grouped into rows in catalog order; --ops filters them (an
+// unknown name is said and sets *bad).
+std::vector<row> rows_of(const std::vector<bench_op> &ops, const options &opt, bool *bad) {
+  std::vector<row> rows;
+  for (const bench_op &op : ops) {
+    auto it = std::find_if(rows.begin(), rows.end(),
+                           [&](const row &r) { return !std::strcmp(r.name, op.name); });
+    if (it == rows.end()) rows.push_back(row{op.name, op.has_bias}), it = rows.end() - 1;
+    const int t = op.info->type, tier = op.info->tier;
+    if (t >= 0 && t < 3 && (tier == 0 || !std::strcmp(op.info->tier_name, "fast")))
+      it->e[t][tier ? 1 : 0] = &op;
+  }
+  for (const std::string &name : opt.ops)
+    if (std::none_of(rows.begin(), rows.end(), [&](const row &r) { return name == r.name; })) {
+      std::fprintf(stderr, "actk_ratio: unknown op '%s'\n", name.c_str());
+      *bad = true;
+    }
+  rows.erase(std::remove_if(rows.begin(), rows.end(),
+                            [&](const row &r) { return !listed(opt.ops, r.name); }),
+             rows.end());
+  return rows;
+}
+
+// A timed column: actk (a tier and type), the engine way, a peer (a table
+// entry of bench_ops.h) or a copy. call() runs it once over the row's buffers.
 struct column {
-  enum kind_t { ACTK, PEER, COPY } kind;
-  const char *name;
-  const bench_op *op;   // ACTK
-  const baseline *peer; // PEER
-  kernel_fn fn;         // PEER, COPY
+  enum kind_t { ACTK, ENGINE, PEER, COPY } kind;
+  std::string name;
+  int type; // 0 f32, 1 f16, 2 bf16
+  std::function<actk_status()> call;
+  const void *peer = nullptr;       // its baseline or baseline16
+  const char *(*error)() = nullptr; // the peer's error(), if any
   bool off = false, err = false;
   double others = 0; // max over blocks: other threads' CPU time / this thread's
   std::vector<double> t;
-  column(kind_t k, const char *nm, const bench_op *o, const baseline *p, kernel_fn f)
-      : kind(k), name(nm), op(o), peer(p), fn(f) {}
+  column(kind_t k, std::string nm, int ty, std::function<actk_status()> f, const void *p = nullptr,
+         const char *(*e)() = nullptr)
+      : kind(k), name(std::move(nm)), type(ty), call(std::move(f)), peer(p), error(e) {}
+  bool usable() const { return !off && !err && !t.empty(); }
+  double med() const { return usable() ? quart(t).med : NAN; }
 };
+
+const column *find(const std::vector<column> &cols, const char *name) {
+  for (const column &c : cols)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+double med(const std::vector<column> &cols, const char *name) {
+  const column *c = find(cols, name);
+  return c ? c->med() : NAN;
+}
+
+// A row's run: the notes it leaves and whether actk failed (why).
+struct run_state {
+  const char *row;
+  std::vector<std::string> *notes;
+  actk_status status = ACTK_OK; // the first failing actk status
+  bool bad = false;
+  std::string why;
+  run_state(const char *r, std::vector<std::string> *n) : row(r), notes(n) {}
+  void fail(const std::string &s) {
+    if (!bad) why = s;
+    bad = true;
+  }
+  // the peer's error(): noted, and the column no longer timed
+  void poll(column &c) {
+    if (!c.error) return;
+    if (const char *e = c.error()) {
+      notes->push_back(c.name + " " + row + ": " + e);
+      c.err = true;
+    }
+  }
+};
+
+// An actk call as a column's body: its status kept in st.
+std::function<actk_status()> actk_body(run_state &st, const bench_op *op, const void *x,
+                                       const void *b, size_t w, void *y, size_t n) {
+  return [&st, op, x, b, w, y, n]() {
+    actk_status s = run_actk_typed(*op, x, b, w, y, n);
+    if (s != ACTK_OK && st.status == ACTK_OK) st.status = s;
+    return s;
+  };
+}
+
+// R rounds over the columns, each round starting one column further on, each
+// block C calls; wall (or thread CPU) time per element. The active ISA is
+// checked around every block, actk's status and the peers' error() after it;
+// the process's CPU time beside the thread's shows work on other threads.
+void time_row(std::vector<column> &cols, const options &opt, int calls, size_t n, run_state &st) {
+  const size_t nc = cols.size();
+  for (int r = 0; r < opt.repeats && !st.bad; r++)
+    for (size_t j = 0; j < nc; j++) {
+      column &c = cols[(j + (size_t)r) % nc];
+      if (c.off || c.err) continue;
+      if (actk_isa_active() != opt.isa) st.fail("active isa changed");
+      const double w0 = now_ns(CLOCK_MONOTONIC), t0 = now_ns(CLOCK_THREAD_CPUTIME_ID),
+                   p0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+      for (int k = 0; k < calls; k++) c.call();
+      const double p1 = now_ns(CLOCK_PROCESS_CPUTIME_ID), t1 = now_ns(CLOCK_THREAD_CPUTIME_ID),
+                   w1 = now_ns(CLOCK_MONOTONIC);
+      c.others = std::max(c.others, ((p1 - p0) - (t1 - t0)) / (t1 - t0));
+      c.t.push_back((opt.thread_clock ? t1 - t0 : w1 - w0) / ((double)calls * (double)n));
+      if (actk_isa_active() != opt.isa) st.fail("active isa changed");
+      if (st.status != ACTK_OK) st.fail(std::string("status ") + actk_status_string(st.status));
+      st.poll(c);
+    }
+  for (const column &c : cols)
+    if (c.others > 0.05)
+      st.notes->push_back(c.name + " " + st.row +
+                          F(": other threads of the process used up to %.0f%% of its thread's "
+                            "CPU time while it was timed",
+                            100.0 * c.others));
+}
+
+// The largest (p75 - p25) / median of the columns picked.
+double spread_of(const std::vector<const column *> &cs) {
+  double s = 0;
+  for (const column *c : cs)
+    if (c && c->usable()) {
+      quartiles q = quart(c->t);
+      s = std::max(s, (q.p75 - q.p25) / q.med);
+    }
+  return s;
+}
+
+// A peer's cell: its median, "-" (no such column), "off" or "err".
+std::string peer_cell(const std::vector<column> &cols, const void *peer, int wd) {
+  for (const column &c : cols)
+    if (c.peer == peer) {
+      if (c.off || c.err) return F(" %*s", wd, c.off ? "off" : "err");
+      return F(" %*.3f", wd, c.med());
+    }
+  return F(" %*s", wd, "-");
+}
+
+// Forces --isa and prints the run's header line; false if the isa cannot run.
+bool start(const options &opt, const char *title, actk_isa *before) {
+  *before = actk_isa_active();
+  const char *before_reason = actk_isa_reason(); // before the force below replaces it
+  actk_status fs = actk_isa_force(opt.isa);
+  if (fs != ACTK_OK || actk_isa_active() != opt.isa) {
+    std::fprintf(stderr, "actk_ratio: cannot run isa %s here: %s\n", actk_isa_name(opt.isa),
+                 actk_status_string(fs));
+    return false;
+  }
+  std::printf("%sactk %s, isa %s (%s); cpu: %s\n", title, actk_version_string(),
+              actk_isa_name(opt.isa), opt.isa_given ? "--isa" : "default: the best supported isa",
+              actk_cpu_summary());
+  if (*before != actk_isa_best())
+    std::printf("note: dispatch's own choice in this process is %s (%s)\n", actk_isa_name(*before),
+                before_reason);
+  return true;
+}
 
 // The worst element of y against ref under a tolerance: the largest
 // |d| / tol(ref) (> 1 fails; NaN where ref is not NaN: infinite).
@@ -206,29 +350,6 @@ double fast_tol(double r) { return 0x1p-17 * std::max(std::fabs(r), 0x1p-126); }
 
 // ---- --types: the 16-bit types against f32, the engine way and oneDNN ----
 
-// One op in every type and tier.
-struct trow {
-  const char *name;
-  bool bias = false;
-  const bench_op *e[3][2] = {}; // [f32, f16, bf16][accurate, fast]
-};
-
-enum tkind { T_ACTK, T_ENGINE, T_PEER, T_COPY };
-
-struct tcol {
-  const char *name;
-  tkind kind;
-  int type; // 0 f32, 1 f16, 2 bf16
-  std::function<actk_status()> call;
-  const baseline16 *peer = nullptr;
-  bool off = false, err = false;
-  double others = 0;
-  std::vector<double> t;
-  tcol(const char *nm, tkind k, int ty, std::function<actk_status()> f,
-       const baseline16 *p = nullptr)
-      : name(nm), kind(k), type(ty), call(std::move(f)), peer(p) {}
-};
-
 const char *const kTypeName[3] = {"f32", "f16", "bf16"};
 
 // The bars issue 13 sets (64 Ki: [0]; 4 Mi: [1]); a ratio above its bar is
@@ -238,28 +359,12 @@ struct bar {
   double at[2];
 };
 
-int types_main(const options &opt, bool isa_given) {
-  std::vector<trow> rows;
-  for (const bench_op &op : bench_ops_typed()) {
-    auto it = std::find_if(rows.begin(), rows.end(),
-                           [&](const trow &r) { return !std::strcmp(r.name, op.name); });
-    if (it == rows.end()) {
-      rows.push_back(trow{});
-      it = rows.end() - 1;
-      it->name = op.name;
-      it->bias = op.has_bias;
-    }
-    const int ti = op.info->type, tier = op.info->tier;
-    if (ti >= 0 && ti < 3 && tier >= 0 && tier < 2) it->e[ti][tier] = &op;
-  }
-  for (const std::string &name : opt.ops)
-    if (std::none_of(rows.begin(), rows.end(), [&](const trow &r) { return name == r.name; })) {
-      std::fprintf(stderr, "actk_ratio: unknown op '%s'\n", name.c_str());
-      return 2;
-    }
+int types_main(const options &opt) {
+  bool bad_op = false;
+  std::vector<row> rows = rows_of(bench_ops_typed(), opt, &bad_op);
+  if (bad_op) return 2;
   rows.erase(std::remove_if(rows.begin(), rows.end(),
-                            [&](const trow &r) {
-                              if (!listed(opt.ops, r.name)) return true;
+                            [&](const row &r) {
                               for (int t = 0; t < 3; t++)
                                 for (int k = 0; k < 2; k++)
                                   if (!r.e[t][k]) return true;
@@ -267,20 +372,8 @@ int types_main(const options &opt, bool isa_given) {
                             }),
              rows.end());
 
-  const actk_isa before = actk_isa_active();
-  const char *before_reason = actk_isa_reason();
-  actk_status fs = actk_isa_force(opt.isa);
-  if (fs != ACTK_OK || actk_isa_active() != opt.isa) {
-    std::fprintf(stderr, "actk_ratio: cannot run isa %s here: %s\n", actk_isa_name(opt.isa),
-                 actk_status_string(fs));
-    return 2;
-  }
-  std::printf("actk_ratio --types: actk %s, isa %s (%s); cpu: %s\n", actk_version_string(),
-              actk_isa_name(opt.isa), isa_given ? "--isa" : "default: the best supported isa",
-              actk_cpu_summary());
-  if (before != actk_isa_best())
-    std::printf("note: dispatch's own choice in this process is %s (%s)\n", actk_isa_name(before),
-                before_reason);
+  actk_isa before;
+  if (!start(opt, "actk_ratio --types: ", &before)) return 2;
   std::printf("input: %s; the 16-bit inputs are those floats rounded to f16 / bf16 (RNE)\n",
               input_description());
   std::printf("columns (ns per element, one thread, medians of interleaved repeats):\n"
@@ -326,82 +419,53 @@ int types_main(const options &opt, bool isa_given) {
     fill_activations(x32, n, 0x61636b746b5f78ULL);
     fill_bias(b32, kBiasWidth, 0x61636b746b5f62ULL);
     std::vector<uint16_t> x16[3], b16[3], y16[3], ref16[3];
+    auto to16 = [](int t, float f) { return t == 1 ? f32_to_f16(f) : f32_to_bf16(f); };
+    auto from16 = [](int t, uint16_t h) { return t == 1 ? f16_to_f32(h) : bf16_to_f32(h); };
     for (int t = 1; t < 3; t++) {
       x16[t].resize(n), y16[t].resize(n), ref16[t].resize(n), b16[t].resize(kBiasWidth);
-      for (size_t i = 0; i < n; i++) x16[t][i] = t == 1 ? f32_to_f16(x32[i]) : f32_to_bf16(x32[i]);
-      for (size_t i = 0; i < kBiasWidth; i++)
-        b16[t][i] = t == 1 ? f32_to_f16(b32[i]) : f32_to_bf16(b32[i]);
+      for (size_t i = 0; i < n; i++) x16[t][i] = to16(t, x32[i]);
+      for (size_t i = 0; i < kBiasWidth; i++) b16[t][i] = to16(t, b32[i]);
     }
     std::vector<float> ref32(n);
     std::vector<std::string> notes;
 
     std::printf("\nn = %zu, %d interleaved repeats x %d calls, medians, ns/element (%s)\n", n,
                 opt.repeats, calls, opt.thread_clock ? "thread CPU time" : "wall clock");
-    std::string head;
-    char cell[200];
-    std::snprintf(cell, sizeof cell, "%-15s %6s %6s %6s %6s %6s %6s %6s %6s", "op", "f32", "f32f",
-                  "f16", "f16f", "bf16", "bf16f", "eng16", "engbf");
-    head += cell;
-    for (const baseline16 *b : peers) {
-      std::snprintf(cell, sizeof cell, " %*s", std::max(6, (int)std::strlen(b->name)), b->name);
-      head += cell;
-    }
-    std::snprintf(cell, sizeof cell, " %6s %6s %6s", "cp32", "cp16", "spread");
-    head += cell;
-    std::string rhead;
-    std::snprintf(cell, sizeof cell, "%-15s", "op");
-    rhead += cell;
-    for (const bar &b : bars) {
-      std::snprintf(cell, sizeof cell, " %10s", b.head);
-      rhead += cell;
-    }
+    std::string head = F("%-15s %6s %6s %6s %6s %6s %6s %6s %6s", "op", "f32", "f32f", "f16",
+                         "f16f", "bf16", "bf16f", "eng16", "engbf");
+    for (const baseline16 *b : peers)
+      head += F(" %*s", std::max(6, (int)std::strlen(b->name)), b->name);
+    head += F(" %6s %6s %6s", "cp32", "cp16", "spread");
+    std::string rhead = F("%-15s", "op");
+    for (const bar &b : bars) rhead += F(" %10s", b.head);
     for (const baseline16 *b : peers)
       if (std::strcmp(b->type, "bf16") == 0) rhead += F(" bf16f/%s", b->name);
     std::vector<std::string> rlines;
     std::printf("%s\n", head.c_str());
 
-    for (const trow &rw : rows) {
-      std::vector<tcol> cols;
-      actk_status bad_status = ACTK_OK;
-      auto actk_call = [&](const bench_op *op, const void *x, const void *b, void *y) {
-        return [op, x, b, y, w, n, &bad_status]() {
-          actk_status s = run_actk_typed(*op, x, b, w, y, n);
-          if (s != ACTK_OK) bad_status = s;
-          return s;
-        };
-      };
-      // the engine way: widen, the f32 fast kernel in place, narrow
-      auto engine_call = [&](int t) {
-        const bench_op *f32f = rw.e[0][1];
-        const bool has_bias = rw.bias;
-        uint16_t *xs = x16[t].data(), *ys = y16[t].data(), *bs = b16[t].data();
-        return [t, f32f, has_bias, xs, ys, bs, scratch, sb, w, n, &bad_status]() {
-          if (t == 1) {
-            widen_f16(xs, scratch, n);
-            if (has_bias) widen_f16(bs, sb, w);
-          } else {
-            widen_bf16(xs, scratch, n);
-            if (has_bias) widen_bf16(bs, sb, w);
-          }
-          actk_status s = run_actk(*f32f, scratch, sb, w, scratch, n);
-          if (s != ACTK_OK) bad_status = s;
-          if (t == 1)
-            narrow_f16(scratch, ys, n);
-          else
-            narrow_bf16(scratch, ys, n);
-          return s;
-        };
-      };
+    for (const row &rw : rows) {
+      run_state st(rw.name, &notes);
+      std::vector<column> cols;
       const char *an[3][2] = {{"f32", "f32f"}, {"f16", "f16f"}, {"bf16", "bf16f"}};
       for (int t = 0; t < 3; t++)
         for (int k = 0; k < 2; k++) {
           const void *x = t ? (const void *)x16[t].data() : (const void *)x32;
           const void *b = t ? (const void *)b16[t].data() : (const void *)b32;
           void *y = t ? (void *)y16[t].data() : (void *)y32;
-          cols.emplace_back(an[t][k], T_ACTK, t, actk_call(rw.e[t][k], x, b, y));
+          cols.emplace_back(column::ACTK, an[t][k], t, actk_body(st, rw.e[t][k], x, b, w, y, n));
         }
-      cols.emplace_back("eng16", T_ENGINE, 1, engine_call(1));
-      cols.emplace_back("engbf", T_ENGINE, 2, engine_call(2));
+      // the engine way: widen, the f32 fast kernel in place, narrow
+      for (int t = 1; t < 3; t++) {
+        const bench_op *f32f = rw.e[0][1];
+        const uint16_t *xs = x16[t].data(), *bs = b16[t].data();
+        uint16_t *ys = y16[t].data();
+        run_state *sp = &st;
+        cols.emplace_back(column::ENGINE, t == 1 ? "eng16" : "engbf", t, [=]() {
+          actk_status s = run_engine16(*f32f, t, xs, bs, w, scratch, sb, ys, n);
+          if (s != ACTK_OK && sp->status == ACTK_OK) sp->status = s;
+          return s;
+        });
+      }
       for (const baseline16 *p : peers) {
         kernel16_fn k = baseline16_kernel(p, rw.name);
         if (!k) continue;
@@ -409,84 +473,65 @@ int types_main(const options &opt, bool isa_given) {
         const uint16_t *xs = x16[t].data(), *bs = b16[t].data();
         uint16_t *ys = y16[t].data();
         cols.emplace_back(
-            p->name, T_PEER, t,
-            [k, xs, bs, ys, w, n]() {
+            column::PEER, p->name, t,
+            [=]() {
               k(xs, bs, w, ys, n);
               return ACTK_OK;
             },
-            p);
+            p, p->error);
       }
-      cols.emplace_back("cp32", T_COPY, 0, [&]() {
+      cols.emplace_back(column::COPY, "cp32", 0, [&]() {
         std::memcpy(y32, x32, n * sizeof(float));
         return ACTK_OK;
       });
-      cols.emplace_back("cp16", T_COPY, 2, [&]() {
+      cols.emplace_back(column::COPY, "cp16", 2, [&]() {
         std::memcpy(y16[2].data(), x16[2].data(), n * sizeof(uint16_t));
         return ACTK_OK;
       });
 
       // ---- the checks, before any timing ----
-      std::string why;
-      bool actk_bad = false;
-      auto fail = [&](const std::string &s) {
-        if (!actk_bad) why = s;
-        actk_bad = true;
-      };
       cols[0].call();
       std::copy(y32, y32 + n, ref32.begin());
       for (int t = 1; t < 3; t++) {
         cols[2 * t].call();
         ref16[t] = y16[t];
       }
-      if (bad_status != ACTK_OK) fail(std::string("status ") + actk_status_string(bad_status));
+      if (st.status != ACTK_OK) st.fail(std::string("status ") + actk_status_string(st.status));
       // accurate 16-bit = the accurate f32 result of the widened input, rounded once
-      for (int t = 1; t < 3 && !actk_bad; t++) {
+      for (int t = 1; t < 3 && !st.bad; t++) {
         std::vector<float> wx(n), wy(n), wb(kBiasWidth);
-        for (size_t i = 0; i < n; i++)
-          wx[i] = t == 1 ? f16_to_f32(x16[t][i]) : bf16_to_f32(x16[t][i]);
-        for (size_t i = 0; i < kBiasWidth; i++)
-          wb[i] = t == 1 ? f16_to_f32(b16[t][i]) : bf16_to_f32(b16[t][i]);
+        for (size_t i = 0; i < n; i++) wx[i] = from16(t, x16[t][i]);
+        for (size_t i = 0; i < kBiasWidth; i++) wb[i] = from16(t, b16[t][i]);
         run_actk(*rw.e[0][0], wx.data(), wb.data(), w, wy.data(), n);
         size_t diff = 0, first = 0;
-        for (size_t i = 0; i < n; i++) {
-          const uint16_t r = t == 1 ? f32_to_f16(wy[i]) : f32_to_bf16(wy[i]);
-          if (r != ref16[t][i] && diff++ == 0) first = i;
-        }
-        if (diff) {
-          char buf[256];
-          std::snprintf(buf, sizeof buf,
-                        "%s %s accurate: %zu of %zu elements differ from the f32 accurate result "
-                        "rounded once (first at x = %.6g: 0x%04x, rounded f32 0x%04x)",
-                        rw.name, kTypeName[t], diff, n, (double)wx[first], ref16[t][first],
-                        t == 1 ? f32_to_f16(wy[first]) : f32_to_bf16(wy[first]));
-          notes.push_back(buf);
-        }
+        for (size_t i = 0; i < n; i++)
+          if (to16(t, wy[i]) != ref16[t][i] && diff++ == 0) first = i;
+        if (diff)
+          notes.push_back(F("%s %s accurate: %zu of %zu elements differ from the f32 accurate "
+                            "result rounded once (first at x = %.6g: 0x%04x, rounded f32 0x%04x)",
+                            rw.name, kTypeName[t], diff, n, (double)wx[first], ref16[t][first],
+                            to16(t, wy[first])));
       }
-      for (tcol &c : cols) {
-        if (c.kind == T_COPY || actk_bad) continue;
-        if (c.kind == T_ACTK && (&c == &cols[0] || &c == &cols[2] || &c == &cols[4])) continue;
+      for (column &c : cols) {
+        if (c.kind == column::COPY || st.bad) continue;
+        if (c.kind == column::ACTK && (&c == &cols[0] || &c == &cols[2] || &c == &cols[4]))
+          continue;
         if (c.type == 0) {
           std::fill(y32, y32 + n, NAN);
           c.call();
           verdict v = compare(y32, ref32.data(), n, fast_tol);
           if (v.worst > 1.0) {
-            char buf[200];
-            std::snprintf(buf, sizeof buf, "f32 fast %s: off by %.3g x 2^-17 relative at x = %.9g",
-                          rw.name, v.worst, (double)x32[v.at]);
-            notes.push_back(buf);
-            fail("actk f32 fast failed its check");
+            notes.push_back(F("f32 fast %s: off by %.3g x 2^-17 relative at x = %.9g", rw.name,
+                              v.worst, (double)x32[v.at]));
+            st.fail("actk f32 fast failed its check");
           }
           continue;
         }
         const int t = c.type;
         std::fill(y16[t].begin(), y16[t].end(), (uint16_t)0x5555);
         c.call();
-        if (c.peer && c.peer->error)
-          if (const char *e = c.peer->error()) {
-            notes.push_back(std::string(c.name) + " " + rw.name + ": " + e);
-            c.err = true;
-            continue;
-          }
+        st.poll(c);
+        if (c.err) continue;
         int worst = 0;
         size_t at = 0, over1 = 0, zeros = 0;
         const uint16_t *r = ref16[t].data(), *y = y16[t].data();
@@ -497,96 +542,44 @@ int types_main(const options &opt, bool isa_given) {
           if ((y[i] & 0x7fffu) == 0 && (r[i] & 0x7fffu) != 0) zeros++;
         }
         if (worst <= 1) continue;
-        const float xi = t == 1 ? f16_to_f32(x16[t][at]) : bf16_to_f32(x16[t][at]);
-        const float bi =
-            rw.bias ? (t == 1 ? f16_to_f32(b16[t][at % w]) : bf16_to_f32(b16[t][at % w])) : 0.0f;
-        const float yi = t == 1 ? f16_to_f32(y[at]) : bf16_to_f32(y[at]);
-        const float ri = t == 1 ? f16_to_f32(r[at]) : bf16_to_f32(r[at]);
-        char buf[320];
-        std::snprintf(buf, sizeof buf,
-                      "%s %s: %zu of %zu elements more than 1 %s ULP from actk's accurate %s "
-                      "(worst %d ULP: x%s = %.6g gives %.6g, accurate %.6g)%s%s",
-                      c.name, rw.name, over1, n, kTypeName[t], kTypeName[t], worst,
-                      rw.bias ? " + bias" : "", (double)(xi + bi), (double)yi, (double)ri,
-                      zeros ? F(", %zu results 0 where actk's is not", zeros).c_str() : "",
-                      c.kind == T_PEER ? " (flagged, still timed)" : "; not timed");
-        notes.push_back(buf);
-        if (c.kind == T_ACTK)
-          fail(std::string("actk ") + kTypeName[t] + " fast is not within 1 ULP of accurate");
-        else if (c.kind == T_ENGINE)
+        const float xi = from16(t, x16[t][at]), bi = rw.bias ? from16(t, b16[t][at % w]) : 0.0f;
+        notes.push_back(F("%s %s: %zu of %zu elements more than 1 %s ULP from actk's accurate %s "
+                          "(worst %d ULP: x%s = %.6g gives %.6g, accurate %.6g)%s%s",
+                          c.name.c_str(), rw.name, over1, n, kTypeName[t], kTypeName[t], worst,
+                          rw.bias ? " + bias" : "", (double)(xi + bi), (double)from16(t, y[at]),
+                          (double)from16(t, r[at]),
+                          zeros ? F(", %zu results 0 where actk's is not", zeros).c_str() : "",
+                          c.kind == column::PEER ? " (flagged, still timed)" : "; not timed"));
+        if (c.kind == column::ACTK)
+          st.fail(std::string("actk ") + kTypeName[t] + " fast is not within 1 ULP of accurate");
+        else if (c.kind == column::ENGINE)
           c.off = true;
       }
 
-      // ---- timing: interleaved, rotating ----
-      auto time_block = [&](tcol &c) {
-        const double w0 = now_ns(CLOCK_MONOTONIC), t0 = now_ns(CLOCK_THREAD_CPUTIME_ID),
-                     p0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
-        for (int k = 0; k < calls; k++) c.call();
-        const double p1 = now_ns(CLOCK_PROCESS_CPUTIME_ID), t1 = now_ns(CLOCK_THREAD_CPUTIME_ID),
-                     w1 = now_ns(CLOCK_MONOTONIC);
-        c.others = std::max(c.others, ((p1 - p0) - (t1 - t0)) / (t1 - t0));
-        c.t.push_back((opt.thread_clock ? t1 - t0 : w1 - w0) / ((double)calls * (double)n));
-      };
-      const size_t nc = cols.size();
-      for (int r = 0; r < opt.repeats && !actk_bad; r++)
-        for (size_t j = 0; j < nc; j++) {
-          tcol &c = cols[(j + (size_t)r) % nc];
-          if (c.off || c.err) continue;
-          if (actk_isa_active() != opt.isa) fail("active isa changed");
-          time_block(c);
-          if (actk_isa_active() != opt.isa) fail("active isa changed");
-          if (bad_status != ACTK_OK) fail(std::string("status ") + actk_status_string(bad_status));
-          if (c.peer && c.peer->error)
-            if (const char *e = c.peer->error()) {
-              notes.push_back(std::string(c.name) + " " + rw.name + ": " + e);
-              c.err = true;
-            }
-        }
-      for (const tcol &c : cols)
-        if (c.others > 0.05)
-          notes.push_back(std::string(c.name) + " " + rw.name +
-                          F(": other threads of the process used up to %.0f%% of its thread's CPU "
-                            "time while it was timed",
-                            100.0 * c.others));
-      if (actk_bad) {
-        std::printf("%-15s actk failed: %s\n", rw.name, why.c_str());
-        rlines.push_back(std::string(F("%-15s -", rw.name)));
+      time_row(cols, opt, calls, n, st);
+      if (st.bad) {
+        std::printf("%-15s actk failed: %s\n", rw.name, st.why.c_str());
+        rlines.push_back(F("%-15s -", rw.name));
         status = 1;
         continue;
       }
-      auto med = [&](const char *name) {
-        for (const tcol &c : cols)
-          if (!std::strcmp(c.name, name) && !c.off && !c.err && !c.t.empty()) return quart(c.t).med;
-        return (double)NAN;
-      };
       std::string line = F("%-15s", rw.name);
-      const char *const order[] = {"f32", "f32f", "f16", "f16f", "bf16", "bf16f", "eng16", "engbf"};
-      for (const char *nm : order) line += F(" %6.3f", med(nm));
-      for (const baseline16 *b : peers) {
-        const int wd = std::max(6, (int)std::strlen(b->name));
-        const tcol *c = nullptr;
-        for (const tcol &cc : cols)
-          if (cc.peer == b) c = &cc;
-        if (!c)
-          line += F(" %*s", wd, "-");
-        else if (c->off || c->err)
-          line += F(" %*s", wd, c->off ? "off" : "err");
-        else
-          line += F(" %*.3f", wd, quart(c->t).med);
-      }
-      double spread = 0;
-      for (const tcol &c : cols)
-        if (c.kind == T_ACTK && !c.t.empty()) {
-          quartiles q = quart(c.t);
-          spread = std::max(spread, (q.p75 - q.p25) / q.med);
-        }
-      line += F(" %6.3f %6.3f %5.1f%%", med("cp32"), med("cp16"), 100.0 * spread);
+      for (const char *nm : {"f32", "f32f", "f16", "f16f", "bf16", "bf16f", "eng16", "engbf"})
+        line += F(" %6.3f", med(cols, nm));
+      for (const baseline16 *b : peers)
+        line += peer_cell(cols, b, std::max(6, (int)std::strlen(b->name)));
+      std::vector<const column *> tiers;
+      for (const column &c : cols)
+        if (c.kind == column::ACTK) tiers.push_back(&c);
+      line +=
+          F(" %6.3f %6.3f %5.1f%%", med(cols, "cp32"), med(cols, "cp16"), 100.0 * spread_of(tiers));
       std::printf("%s\n", line.c_str());
       std::fflush(stdout);
 
-      const double ratio[] = {med("f16") / med("f32"),    med("bf16") / med("f32"),
-                              med("f16f") / med("f32f"),  med("bf16f") / med("f32f"),
-                              med("f16f") / med("eng16"), med("bf16f") / med("engbf")};
+      const double ratio[] = {
+          med(cols, "f16") / med(cols, "f32"),    med(cols, "bf16") / med(cols, "f32"),
+          med(cols, "f16f") / med(cols, "f32f"),  med(cols, "bf16f") / med(cols, "f32f"),
+          med(cols, "f16f") / med(cols, "eng16"), med(cols, "bf16f") / med(cols, "engbf")};
       std::string rl = F("%-15s", rw.name);
       for (int b = 0; b < nbars; b++) {
         const bool miss = !(ratio[b] <= bars[b].at[si]);
@@ -597,11 +590,8 @@ int types_main(const options &opt, bool isa_given) {
       for (const baseline16 *b : peers) {
         if (std::strcmp(b->type, "bf16") != 0) continue;
         const int wd = (int)std::strlen(b->name) + 6;
-        const double p = med(b->name);
-        if (std::isnan(p))
-          rl += F(" %*s", wd, "-");
-        else
-          rl += F(" %*.2f", wd, med("bf16f") / p);
+        const double p = med(cols, b->name);
+        rl += std::isnan(p) ? F(" %*s", wd, "-") : F(" %*.2f", wd, med(cols, "bf16f") / p);
       }
       rlines.push_back(rl);
     }
@@ -614,11 +604,7 @@ int types_main(const options &opt, bool isa_given) {
     for (const std::string &l : rlines) std::printf("%s\n", l.c_str());
     for (const std::string &s : notes) std::printf("  note: %s\n", s.c_str());
     std::fflush(stdout);
-    free_floats(x32);
-    free_floats(y32);
-    free_floats(b32);
-    free_floats(scratch);
-    free_floats(sb);
+    for (float *p : {x32, y32, b32, scratch, sb}) free_floats(p);
   }
   std::printf("\nbars (rows above the bar / rows):");
   for (int si = 0; si < 2; si++) {
@@ -632,69 +618,13 @@ int types_main(const options &opt, bool isa_given) {
   return status;
 }
 
-} // namespace
+// ---- the f32 table: both tiers against every peer ----
 
-int main(int argc, char **argv) {
-  options opt;
-  opt.isa = actk_isa_best();
-  bool isa_given = false;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!std::strcmp(a, "--quick")) {
-      opt.repeats = 7, opt.calls = 5, opt.big_calls = 1;
-    } else if (!std::strcmp(a, "--types")) {
-      opt.types = true;
-    } else if (!std::strcmp(a, "--isa") && i + 1 < argc) {
-      const char *name = argv[++i];
-      bool found = false;
-      for (int v = 0; actk_isa_name((actk_isa)v); v++)
-        if (!std::strcmp(actk_isa_name((actk_isa)v), name)) opt.isa = (actk_isa)v, found = true;
-      if (!found) {
-        std::fprintf(stderr, "actk_ratio: unknown isa '%s'\n", name);
-        return usage(argv[0]);
-      }
-      isa_given = true;
-    } else if (!std::strcmp(a, "--clock") && i + 1 < argc) {
-      const char *c = argv[++i];
-      if (!std::strcmp(c, "thread"))
-        opt.thread_clock = true;
-      else if (std::strcmp(c, "wall"))
-        return usage(argv[0]);
-    } else if (!std::strcmp(a, "--ops") && i + 1 < argc) {
-      opt.ops = split(argv[++i]);
-    } else if (!std::strcmp(a, "--peers") && i + 1 < argc) {
-      opt.peers = split(argv[++i]);
-    } else if (!std::strcmp(a, "--repeats") && i + 1 < argc) {
-      if (!parse_int(argv[++i], &opt.repeats)) return usage(argv[0]);
-    } else if (!std::strcmp(a, "--calls") && i + 1 < argc) {
-      if (!parse_int(argv[++i], &opt.calls)) return usage(argv[0]);
-    } else if (!std::strcmp(a, "--big-calls") && i + 1 < argc) {
-      if (!parse_int(argv[++i], &opt.big_calls)) return usage(argv[0]);
-    } else {
-      return usage(argv[0]);
-    }
-  }
-
-  if (opt.types) return types_main(opt, isa_given);
-
-  // The rows: ops in catalog order, each with its tiers.
-  std::vector<row> rows;
-  for (const bench_op &op : bench_ops()) {
-    auto it = std::find_if(rows.begin(), rows.end(),
-                           [&](const row &r) { return !std::strcmp(r.name, op.name); });
-    if (it == rows.end()) rows.push_back({op.name, nullptr, nullptr}), it = rows.end() - 1;
-    if (op.info->tier == 0)
-      it->acc = &op;
-    else if (!std::strcmp(op.info->tier_name, "fast"))
-      it->fast = &op;
-  }
-  for (const std::string &name : opt.ops)
-    if (std::none_of(rows.begin(), rows.end(), [&](const row &r) { return name == r.name; })) {
-      std::fprintf(stderr, "actk_ratio: unknown op '%s'\n", name.c_str());
-      return usage(argv[0]);
-    }
-  rows.erase(std::remove_if(rows.begin(), rows.end(),
-                            [&](const row &r) { return !listed(opt.ops, r.name) || !r.acc; }),
+int f32_main(const options &opt, const char *argv0) {
+  bool bad_op = false;
+  std::vector<row> rows = rows_of(bench_ops(), opt, &bad_op);
+  if (bad_op) return usage(argv0);
+  rows.erase(std::remove_if(rows.begin(), rows.end(), [](const row &r) { return !r.e[0][0]; }),
              rows.end());
 
   // The peers: every baseline but libm, in bench_ops.h's order.
@@ -703,26 +633,14 @@ int main(int argc, char **argv) {
           return name == b->name && std::strcmp(b->name, "libm");
         })) {
       std::fprintf(stderr, "actk_ratio: unknown or not built peer '%s'\n", name.c_str());
-      return usage(argv[0]);
+      return usage(argv0);
     }
-  std::vector<const baseline *> peers;
   const baseline *libm = find_baseline("libm");
-
-  const actk_isa before = actk_isa_active();
-  const char *before_reason = actk_isa_reason(); // before the force below replaces it
-  actk_status fs = actk_isa_force(opt.isa);
-  if (fs != ACTK_OK || actk_isa_active() != opt.isa) {
-    std::fprintf(stderr, "actk_ratio: cannot run isa %s here: %s\n", actk_isa_name(opt.isa),
-                 actk_status_string(fs));
-    return 2;
-  }
-  std::printf("actk %s, isa %s (%s); cpu: %s\n", actk_version_string(), actk_isa_name(opt.isa),
-              isa_given ? "--isa" : "default: the best supported isa", actk_cpu_summary());
-  if (before != actk_isa_best())
-    std::printf("note: dispatch's own choice in this process is %s (%s)\n", actk_isa_name(before),
-                before_reason);
+  actk_isa before;
+  if (!start(opt, "", &before)) return 2;
   std::printf("input: %s\n", input_description());
   std::printf("peers (each runs its own code, whatever --isa):\n");
+  std::vector<const baseline *> peers;
   for (const baseline *b : baselines()) {
     if (!std::strcmp(b->name, "libm") || !listed(opt.peers, b->name)) continue;
     if (!b->runnable()) {
@@ -753,201 +671,145 @@ int main(int argc, char **argv) {
                 "ns/element (%s)\n",
                 n, n * 8 / 1024, opt.repeats, calls,
                 opt.thread_clock ? "thread CPU time" : "wall clock");
-    std::string head;
-    char cell[160];
-    std::snprintf(cell, sizeof cell, "%-15s %7s %7s", "op", "acc", "fast");
-    head += cell;
-    for (const baseline *b : peers) {
-      std::snprintf(cell, sizeof cell, " %*s", std::max(7, (int)std::strlen(b->name)), b->name);
-      head += cell;
-    }
-    std::snprintf(cell, sizeof cell, " %9s %-11s %8s %8s %6s %6s%s", "fast/best", "best",
-                  "acc/best", "libm", "copy", "spread", si == 1 ? "  acc4M/64K fast4M/64K" : "");
-    head += cell;
+    std::string head = F("%-15s %7s %7s", "op", "acc", "fast");
+    for (const baseline *b : peers)
+      head += F(" %*s", std::max(7, (int)std::strlen(b->name)), b->name);
+    head += F(" %9s %-11s %8s %8s %6s %6s%s", "fast/best", "best", "acc/best", "libm", "copy",
+              "spread", si == 1 ? "  acc4M/64K fast4M/64K" : "");
     std::printf("%s\n", head.c_str());
 
     for (size_t o = 0; o < rows.size(); o++) {
       const row &rw = rows[o];
+      run_state st(rw.name, &notes);
       std::vector<column> cols;
-      cols.emplace_back(column::ACTK, "acc", rw.acc, nullptr, nullptr);
-      if (rw.fast) cols.emplace_back(column::ACTK, "fast", rw.fast, nullptr, nullptr);
-      for (const baseline *b : peers)
+      cols.emplace_back(column::ACTK, "acc", 0, actk_body(st, rw.e[0][0], x, bias, w, y, n));
+      if (rw.e[0][1])
+        cols.emplace_back(column::ACTK, "fast", 0, actk_body(st, rw.e[0][1], x, bias, w, y, n));
+      auto add_peer = [&](const baseline *b) {
         if (kernel_fn k = baseline_kernel(b, rw.name))
-          cols.emplace_back(column::PEER, b->name, nullptr, b, k);
-      kernel_fn k_libm = baseline_kernel(libm, rw.name);
-      if (k_libm) cols.emplace_back(column::PEER, "libm", nullptr, libm, k_libm);
-      cols.emplace_back(column::COPY, "copy", nullptr, nullptr, copy_kernel);
-
-      bool actk_bad = false;
-      std::string why;
-      auto run_actk_checked = [&](const bench_op *op) {
-        actk_status s = run_actk(*op, x, bias, w, y, n);
-        if (s != ACTK_OK && !actk_bad)
-          actk_bad = true, why = std::string("status ") + actk_status_string(s);
+          cols.emplace_back(
+              column::PEER, b->name, 0,
+              [=]() {
+                k(x, bias, w, y, n);
+                return ACTK_OK;
+              },
+              b, b->error);
       };
+      for (const baseline *b : peers) add_peer(b);
+      add_peer(libm);
+      cols.emplace_back(column::COPY, "copy", 0, [=]() {
+        copy_kernel(x, bias, w, y, n);
+        return ACTK_OK;
+      });
+
       // One untimed call of each first (code and data warm, oneDNN's
       // primitives made); the outputs are compared with actk accurate's.
-      run_actk_checked(rw.acc);
+      cols[0].call();
       std::copy(y, y + n, ref.begin());
       for (column &c : cols) {
         if (c.kind == column::COPY) continue;
         std::fill(y, y + n, NAN);
-        if (c.kind == column::ACTK)
-          run_actk_checked(c.op);
-        else
-          c.fn(x, bias, w, y, n);
-        if (c.kind == column::ACTK && c.op == rw.acc) continue;
+        c.call();
+        if (&c == &cols[0]) continue;
         const bool fast = c.kind == column::ACTK;
         verdict v =
             fast ? compare(y, ref.data(), n, fast_tol) : compare(y, ref.data(), n, peer_tol);
-        if (c.peer && c.peer->error) {
-          if (const char *e = c.peer->error()) {
-            notes.push_back(std::string(c.name) + " " + rw.name + ": " + e);
-            c.err = true;
-          }
-        }
-        if (v.worst > 1.0) {
-          const float xi = x[v.at] + (rw.acc->has_bias ? bias[v.at % w] : 0.0f);
-          char buf[256];
-          std::snprintf(
-              buf, sizeof buf,
-              "%s %s: off by up to %.3g x its tolerance (%s): at x%s = %.9g it gives %.9g, "
-              "actk accurate %.9g%s",
-              c.name, rw.name, v.worst, fast ? "2^-17 relative" : "1e-4 absolute or 1e-3 relative",
-              rw.acc->has_bias ? " + bias" : "", (double)xi, (double)y[v.at], (double)ref[v.at],
-              fast ? "" : "; not timed");
-          notes.push_back(buf);
-          if (fast) {
-            actk_bad = true, why = "actk fast failed its check";
-          } else {
-            c.off = true;
-          }
-        }
+        st.poll(c);
+        if (v.worst <= 1.0) continue;
+        const float xi = x[v.at] + (rw.bias ? bias[v.at % w] : 0.0f);
+        notes.push_back(F("%s %s: off by up to %.3g x its tolerance (%s): at x%s = %.9g it gives "
+                          "%.9g, actk accurate %.9g%s",
+                          c.name.c_str(), rw.name, v.worst,
+                          fast ? "2^-17 relative" : "1e-4 absolute or 1e-3 relative",
+                          rw.bias ? " + bias" : "", (double)xi, (double)y[v.at], (double)ref[v.at],
+                          fast ? "" : "; not timed"));
+        if (fast)
+          st.fail("actk fast failed its check");
+        else
+          c.off = true;
       }
+      if (st.status != ACTK_OK) st.fail(std::string("status ") + actk_status_string(st.status));
 
-      // Wall (or thread CPU) time per element of one block of calls; the
-      // process's CPU time beside the thread's shows work on other threads.
-      auto time_block = [&](column &c, auto &&body) {
-        const double w0 = now_ns(CLOCK_MONOTONIC), t0 = now_ns(CLOCK_THREAD_CPUTIME_ID),
-                     p0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
-        for (int k = 0; k < calls; k++) body();
-        const double p1 = now_ns(CLOCK_PROCESS_CPUTIME_ID), t1 = now_ns(CLOCK_THREAD_CPUTIME_ID),
-                     w1 = now_ns(CLOCK_MONOTONIC);
-        c.others = std::max(c.others, ((p1 - p0) - (t1 - t0)) / (t1 - t0));
-        c.t.push_back((opt.thread_clock ? t1 - t0 : w1 - w0) / ((double)calls * (double)n));
-      };
-      const size_t nc = cols.size();
-      for (int r = 0; r < opt.repeats && !actk_bad; r++) {
-        for (size_t j = 0; j < nc; j++) {
-          column &c = cols[(j + (size_t)r) % nc];
-          if (c.off || c.err) continue;
-          if (c.kind == column::ACTK) {
-            if (actk_isa_active() != opt.isa) actk_bad = true, why = "active isa changed";
-            time_block(c, [&] { run_actk_checked(c.op); });
-            if (actk_isa_active() != opt.isa) actk_bad = true, why = "active isa changed";
-          } else {
-            time_block(c, [&] { c.fn(x, bias, w, y, n); });
-            if (c.peer && c.peer->error)
-              if (const char *e = c.peer->error()) {
-                notes.push_back(std::string(c.name) + " " + rw.name + ": " + e);
-                c.err = true;
-              }
-          }
-        }
-      }
-      for (const column &c : cols)
-        if (c.others > 0.05) {
-          char buf[160];
-          std::snprintf(buf, sizeof buf,
-                        "%s %s: other threads of the process used up to %.0f%% of its thread's "
-                        "CPU time while it was timed",
-                        c.name, rw.name, 100.0 * c.others);
-          notes.push_back(buf);
-        }
-      if (actk_bad) {
-        std::printf("%-15s actk failed: %s\n", rw.name, why.c_str());
+      time_row(cols, opt, calls, n, st);
+      if (st.bad) {
+        std::printf("%-15s actk failed: %s\n", rw.name, st.why.c_str());
         status = 1;
         for (const std::string &s : notes) std::printf("  note: %s\n", s.c_str());
         notes.clear();
         continue;
       }
 
-      auto med = [&](const char *name) -> const column * {
-        for (const column &c : cols)
-          if (!std::strcmp(c.name, name) && !c.off && !c.err && !c.t.empty()) return &c;
-        return nullptr;
-      };
-      const column *ca = med("acc"), *cf = med("fast"), *best = nullptr;
-      double best_t = INFINITY;
+      const column *ca = find(cols, "acc"), *cf = find(cols, "fast"), *best = nullptr;
       for (const column &c : cols)
-        if (c.kind == column::PEER && c.peer != libm && !c.off && !c.err && !c.t.empty()) {
-          double m = quart(c.t).med;
-          if (m < best_t) best_t = m, best = &c;
-        }
-      const quartiles qa = quart(ca->t);
-      std::string line;
-      std::snprintf(cell, sizeof cell, "%-15s %7.3f", rw.name, qa.med);
-      line += cell;
-      if (cf)
-        std::snprintf(cell, sizeof cell, " %7.3f", quart(cf->t).med);
-      else
-        std::snprintf(cell, sizeof cell, " %7s", "-");
-      line += cell;
-      for (const baseline *b : peers) {
-        const int wd = std::max(7, (int)std::strlen(b->name));
-        const column *c = nullptr;
-        for (const column &cc : cols)
-          if (cc.peer == b) c = &cc;
-        if (!c)
-          std::snprintf(cell, sizeof cell, " %*s", wd, "-");
-        else if (c->off || c->err)
-          std::snprintf(cell, sizeof cell, " %*s", wd, c->off ? "off" : "err");
-        else
-          std::snprintf(cell, sizeof cell, " %*.3f", wd, quart(c->t).med);
-        line += cell;
-      }
-      double spread = (qa.p75 - qa.p25) / qa.med;
-      auto widen = [&](const column *c) {
-        if (!c) return;
-        quartiles q = quart(c->t);
-        spread = std::max(spread, (q.p75 - q.p25) / q.med);
-      };
-      widen(cf);
-      widen(best);
-      const double fast_t = cf ? quart(cf->t).med : NAN;
-      if (best && cf)
-        std::snprintf(cell, sizeof cell, " %9.2f %-11s", fast_t / best_t, best->name);
-      else
-        std::snprintf(cell, sizeof cell, " %9s %-11s", "-", best ? best->name : "-");
-      line += cell;
-      if (best)
-        std::snprintf(cell, sizeof cell, " %8.2f", qa.med / best_t);
-      else
-        std::snprintf(cell, sizeof cell, " %8s", "-");
-      line += cell;
-      const column *cl = med("libm"), *cc = med("copy");
-      if (cl)
-        std::snprintf(cell, sizeof cell, " %8.3f", quart(cl->t).med);
-      else
-        std::snprintf(cell, sizeof cell, " %8s", k_libm ? "off" : "-");
-      line += cell;
-      std::snprintf(cell, sizeof cell, " %6.3f %5.1f%%", quart(cc->t).med, 100.0 * spread);
-      line += cell;
-      if (si == 0) {
-        small_acc[o] = qa.med, small_fast[o] = fast_t;
-      } else {
-        std::snprintf(cell, sizeof cell, "  %9.2f %10.2f", qa.med / small_acc[o],
-                      fast_t / small_fast[o]); // NaN: a row missing at 64 Ki or no fast tier
-        line += cell;
-      }
+        if (c.kind == column::PEER && c.peer != libm && c.usable() &&
+            (!best || c.med() < best->med()))
+          best = &c;
+      const double acc_t = ca->med(), fast_t = cf ? cf->med() : NAN;
+      const double best_t = best ? best->med() : INFINITY;
+      std::string line = F("%-15s %7.3f", rw.name, acc_t);
+      line += cf ? F(" %7.3f", fast_t) : F(" %7s", "-");
+      for (const baseline *b : peers)
+        line += peer_cell(cols, b, std::max(7, (int)std::strlen(b->name)));
+      line += best && cf ? F(" %9.2f %-11s", fast_t / best_t, best->name.c_str())
+                         : F(" %9s %-11s", "-", best ? best->name.c_str() : "-");
+      line += best ? F(" %8.2f", acc_t / best_t) : F(" %8s", "-");
+      const column *cl = find(cols, "libm");
+      line += cl && cl->usable() ? F(" %8.3f", cl->med()) : F(" %8s", cl ? "off" : "-");
+      line += F(" %6.3f %5.1f%%", med(cols, "copy"), 100.0 * spread_of({ca, cf, best}));
+      if (si == 0)
+        small_acc[o] = acc_t, small_fast[o] = fast_t;
+      else // NaN: a row missing at 64 Ki or no fast tier
+        line += F("  %9.2f %10.2f", acc_t / small_acc[o], fast_t / small_fast[o]);
       std::printf("%s\n", line.c_str());
       std::fflush(stdout);
     }
     for (const std::string &s : notes) std::printf("  note: %s\n", s.c_str());
-    free_floats(x);
-    free_floats(y);
-    free_floats(bias);
+    for (float *p : {x, y, bias}) free_floats(p);
   }
   actk_isa_force(before);
   return status;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  options opt;
+  opt.isa = actk_isa_best();
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!std::strcmp(a, "--quick")) {
+      opt.repeats = 7, opt.calls = 5, opt.big_calls = 1;
+    } else if (!std::strcmp(a, "--types")) {
+      opt.types = true;
+    } else if (!std::strcmp(a, "--isa") && i + 1 < argc) {
+      const char *name = argv[++i];
+      bool found = false;
+      for (int v = 0; actk_isa_name((actk_isa)v); v++)
+        if (!std::strcmp(actk_isa_name((actk_isa)v), name)) opt.isa = (actk_isa)v, found = true;
+      if (!found) {
+        std::fprintf(stderr, "actk_ratio: unknown isa '%s'\n", name);
+        return usage(argv[0]);
+      }
+      opt.isa_given = true;
+    } else if (!std::strcmp(a, "--clock") && i + 1 < argc) {
+      const char *c = argv[++i];
+      if (!std::strcmp(c, "thread"))
+        opt.thread_clock = true;
+      else if (std::strcmp(c, "wall"))
+        return usage(argv[0]);
+    } else if (!std::strcmp(a, "--ops") && i + 1 < argc) {
+      opt.ops = split(argv[++i]);
+    } else if (!std::strcmp(a, "--peers") && i + 1 < argc) {
+      opt.peers = split(argv[++i]);
+    } else if (!std::strcmp(a, "--repeats") && i + 1 < argc) {
+      if (!parse_int(argv[++i], &opt.repeats)) return usage(argv[0]);
+    } else if (!std::strcmp(a, "--calls") && i + 1 < argc) {
+      if (!parse_int(argv[++i], &opt.calls)) return usage(argv[0]);
+    } else if (!std::strcmp(a, "--big-calls") && i + 1 < argc) {
+      if (!parse_int(argv[++i], &opt.big_calls)) return usage(argv[0]);
+    } else {
+      return usage(argv[0]);
+    }
+  }
+  return opt.types ? types_main(opt) : f32_main(opt, argv[0]);
 }

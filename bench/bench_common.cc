@@ -56,6 +56,16 @@ actk_status run_actk_typed(const bench_op &op, const void *x, const void *bias, 
   return actk_op_call(op.info, nullptr, x, bias, width, y, n, default_alpha(op.info));
 }
 
+actk_status run_engine16(const bench_op &op, int type, const uint16_t *x, const uint16_t *bias,
+                         size_t width, float *scratch, float *sb, uint16_t *y, size_t n) {
+  auto widen = type == 1 ? widen_f16 : widen_bf16;
+  widen(x, scratch, n);
+  if (op.has_bias) widen(bias, sb, width);
+  actk_status s = run_actk(op, scratch, sb, width, scratch, n);
+  (type == 1 ? narrow_f16 : narrow_bf16)(scratch, y, n);
+  return s;
+}
+
 // ---- 16-bit conversions (scalar) ----
 
 namespace {

@@ -113,6 +113,11 @@ void widen_f16(const uint16_t *x, float *y, size_t n);
 void narrow_f16(const float *x, uint16_t *y, size_t n);
 void widen_bf16(const uint16_t *x, float *y, size_t n);
 void narrow_bf16(const float *x, uint16_t *y, size_t n);
+// The engine way once: x widened into scratch (bias into sb when op has one),
+// op (an f32 entry: the fast twin) in place on it, narrowed into y; type 1
+// f16, 2 bf16. Returns op's status.
+actk_status run_engine16(const bench_op &op, int type, const uint16_t *x, const uint16_t *bias,
+                         size_t width, float *scratch, float *sb, uint16_t *y, size_t n);
 // The passes as the ISA files implement them (bench_common.cc dispatches).
 void widen_f16_avx2(const uint16_t *x, float *y, size_t n);
 void narrow_f16_avx2(const float *x, uint16_t *y, size_t n);

@@ -10,8 +10,9 @@
  *
  * Idle workers spin on the pool's epoch (bumped once per job pushed) for
  * spin_us, pausing 1, 2, 4 .. spin_backoff_max times between checks, then
- * park on a futex of that epoch: sleepers is raised before the last check, so
- * a dispatcher that bumps the epoch either sees the sleeper and wakes it, or
+ * park on that epoch (src/platform/park.h: a futex, WaitOnAddress or a
+ * condition variable): sleepers is raised before the last check, so a
+ * dispatcher that bumps the epoch either sees the sleeper and wakes it, or
  * the sleeper sees the new epoch and does not sleep.
  *
  * What each atomic orders, and which orders could or could not be weaker
@@ -20,25 +21,18 @@
 #define _GNU_SOURCE
 #include "pool.h"
 
-#include <limits.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "fpenv.h"
-#include "platform/thread.h"
 #include "plan.h"
+#include "platform/park.h"
+#include "platform/thread.h"
 #include "topology.h"
 #include "versioned.h"
-
-#ifdef __linux__
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#endif
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
@@ -51,10 +45,10 @@ static inline void cpu_pause(void) {}
 
 /* While the caller waits for workers: pause this long, then yield (a worker
  * the scheduler put on the caller's CPU cannot run while the caller spins),
- * then sleep on the job's futex once spin_us or ACTK_CALLER_YIELD_NS is over,
+ * then park on the job's word once spin_us or ACTK_CALLER_YIELD_NS is over,
  * whichever comes first: a yield does not always let a worker on the caller's
  * CPU run (measured: an empty job then took the whole spin_us of 100 us, p50),
- * a futex sleep does. */
+ * a sleep does. */
 #define ACTK_CALLER_SPIN_NS 2000u
 #define ACTK_CALLER_YIELD_NS 20000u
 /* A spinning worker yields this often: where it shares a CPU with the caller
@@ -73,7 +67,7 @@ typedef struct actk_job {
   atomic_size_t next;         /* next task index to claim */
   atomic_size_t done;         /* tasks finished */
   atomic_int refs;            /* workers that may still touch this job */
-  atomic_uint finished;       /* futex word: 1 once done == n */
+  atomic_uint finished;       /* park word: 1 once done == n */
   atomic_int caller_sleeping; /* the caller parks on finished */
   actk_fpcsr fpcsr;           /* the caller's, applied to workers running its tasks */
   struct actk_job *next_job;  /* queue link, under the pool lock */
@@ -101,8 +95,10 @@ struct actk_pool {
   int n_cpus;
   pthread_mutex_t lock;
   actk_job *head, *tail;
-  atomic_uint epoch; /* futex word for idle workers */
+  atomic_uint epoch; /* the word idle workers park on */
   atomic_int sleepers;
+  atomic_uint released;       /* bumped when a worker drops a job's last ref */
+  atomic_int release_waiters; /* callers parked on released */
   atomic_int spinning;
   atomic_int shutdown;
   _Atomic uint64_t last_call_ns; /* end of the last call that considered this pool */
@@ -160,23 +156,6 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void futex_wait(atomic_uint *word, unsigned expected) {
-#ifdef __linux__
-  syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
-#else
-  while (atomic_load(word) == expected) sched_yield();
-#endif
-}
-
-static void futex_wake(atomic_uint *word, int count) {
-#ifdef __linux__
-  syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, count, NULL, NULL, 0);
-#else
-  (void)word;
-  (void)count;
-#endif
-}
-
 /* A pool from before a fork() (its threads are the parent's): it runs every
  * call inline. The acquire pairs with the release that publishes a pool set
  * up afresh in a child (the default pool's storage): a call that sees it
@@ -195,7 +174,15 @@ static int pool_is_stopped(const actk_pool *pool) {
 
 static void job_notify_done(actk_job *job) {
   atomic_store(&job->finished, 1);
-  if (atomic_load(&job->caller_sleeping)) futex_wake(&job->finished, 1);
+  if (atomic_load(&job->caller_sleeping)) actk_park_wake(&job->finished, 1);
+}
+
+/* A worker dropped a job's last reference. A caller that waits for refs
+ * parks on the pool's `released` (not on its job: the frame may be gone the
+ * moment refs reads 0), so this touches only the pool. */
+static void job_released(actk_pool *pool) {
+  atomic_fetch_add(&pool->released, 1);
+  if (atomic_load(&pool->release_waiters)) actk_park_wake_all(&pool->released);
 }
 
 /* Claim and run tasks until none are left. */
@@ -242,30 +229,37 @@ static void unlink_job(actk_pool *pool, actk_job *job) {
   pthread_mutex_unlock(&pool->lock);
 }
 
-/* Spin for spin_ns while the epoch stays at seen. 1 if it moved. */
-static int spin_wait(actk_pool *pool, unsigned seen) {
-  if (pool->spin_ns == 0) return 0;
-  atomic_fetch_add_explicit(&pool->spinning, 1, memory_order_relaxed);
-  uint64_t t = now_ns(), deadline = t + pool->spin_ns, next_yield = t + ACTK_SPIN_YIELD_NS;
-  unsigned pauses = 1;
-  int moved = 0;
-  for (;;) {
-    if (atomic_load_explicit(&pool->epoch, memory_order_acquire) != seen ||
-        atomic_load_explicit(&pool->shutdown, memory_order_relaxed)) {
-      moved = 1;
-      break;
+/* An idle worker: spin for spin_ns while the epoch stays at seen, then park
+ * on it. Returns once the epoch moved (a job, or shutdown). */
+static void idle_wait(actk_pool *pool, unsigned seen) {
+  if (pool->spin_ns > 0) {
+    atomic_fetch_add_explicit(&pool->spinning, 1, memory_order_relaxed);
+    uint64_t t = now_ns(), deadline = t + pool->spin_ns, next_yield = t + ACTK_SPIN_YIELD_NS;
+    unsigned pauses = 1;
+    int moved = 0;
+    for (;;) {
+      if (atomic_load_explicit(&pool->epoch, memory_order_acquire) != seen ||
+          atomic_load_explicit(&pool->shutdown, memory_order_relaxed)) {
+        moved = 1;
+        break;
+      }
+      t = now_ns();
+      if (t >= deadline) break;
+      if (t >= next_yield) { /* let a thread that shares this CPU run: it may be the caller */
+        actk_park_yield();
+        next_yield = t + ACTK_SPIN_YIELD_NS;
+      }
+      for (unsigned k = 0; k < pauses; k++) cpu_pause();
+      if (pauses < pool->backoff_max) pauses *= 2;
     }
-    t = now_ns();
-    if (t >= deadline) break;
-    if (t >= next_yield) { /* let a thread that shares this CPU run: it may be the caller */
-      sched_yield();
-      next_yield = t + ACTK_SPIN_YIELD_NS;
-    }
-    for (unsigned k = 0; k < pauses; k++) cpu_pause();
-    if (pauses < pool->backoff_max) pauses *= 2;
+    atomic_fetch_sub_explicit(&pool->spinning, 1, memory_order_relaxed);
+    if (moved) return;
   }
-  atomic_fetch_sub_explicit(&pool->spinning, 1, memory_order_relaxed);
-  return moved;
+  /* park: announce, then check once more (the epoch compare in the park) */
+  atomic_fetch_add(&pool->sleepers, 1);
+  if (atomic_load(&pool->epoch) == seen && !atomic_load(&pool->shutdown))
+    actk_park_wait(&pool->epoch, seen);
+  atomic_fetch_sub(&pool->sleepers, 1);
 }
 
 static void pin_self(actk_pool *pool, unsigned index) {
@@ -286,21 +280,29 @@ static void *worker_main(void *p) {
     if (job) {
       if (job->fpcsr != csr) actk_fpcsr_set(csr = job->fpcsr);
       run_tasks(job);
-      /* release: the caller's acquire load of 0 ends the job's frame, so
-       * this thread's reads of it (job->n in run_tasks) and its task results
-       * must come first. Relaxed: TSan reports the next call's frame racing
-       * with the read of job->n. */
-      atomic_fetch_sub_explicit(&job->refs, 1, memory_order_release);
+      /* a release at least: the caller's acquire load of 0 ends the job's
+       * frame, so this thread's reads of it (job->n in run_tasks) and its
+       * task results must come first (relaxed: TSan reports the next call's
+       * frame racing with the read of job->n). seq_cst: the worker's half of
+       * the Dekker pair with a caller that parks on `released`. */
+      if (atomic_fetch_sub(&job->refs, 1) == 1) job_released(pool);
       continue;
     }
-    if (spin_wait(pool, seen)) continue;
-    /* park: announce, then check once more (the epoch compare in the futex) */
-    atomic_fetch_add(&pool->sleepers, 1);
-    if (atomic_load(&pool->epoch) == seen && !atomic_load(&pool->shutdown))
-      futex_wait(&pool->epoch, seen);
-    atomic_fetch_sub(&pool->sleepers, 1);
+    idle_wait(pool, seen);
   }
   return NULL;
+}
+
+/* One step of a caller's bounded wait that began at t0: pause for the first
+ * ACTK_CALLER_SPIN_NS, then yield. 0 once limit_ns have passed: park then. */
+static int caller_backoff(uint64_t t0, uint64_t limit_ns) {
+  uint64_t t = now_ns() - t0;
+  if (t >= limit_ns) return 0;
+  if (t < ACTK_CALLER_SPIN_NS)
+    cpu_pause();
+  else
+    actk_park_yield();
+  return 1;
 }
 
 /* ---- the runner's view ---- */
@@ -381,35 +383,35 @@ void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n) {
   atomic_fetch_add(&pool->epoch, 1);
   int sleeping = atomic_load(&pool->sleepers);
   if (sleeping > 0)
-    futex_wake(&pool->epoch, (int)(n - 1 < (size_t)sleeping ? n - 1 : (size_t)sleeping));
+    actk_park_wake(&pool->epoch, (unsigned)(n - 1 < (size_t)sleeping ? n - 1 : (size_t)sleeping));
 
   run_tasks(&job);
   unlink_job(pool, &job);
 
   /* Tasks workers still run: pause, then yield, for at most spin_us and
-   * ACTK_CALLER_YIELD_NS; then
-   * sleep on job.finished. */
-  uint64_t t0 = now_ns(), t = t0;
+   * ACTK_CALLER_YIELD_NS; then park on job.finished. */
+  uint64_t t0 = now_ns();
   const uint64_t wait_ns =
       pool->spin_ns < ACTK_CALLER_YIELD_NS ? pool->spin_ns : ACTK_CALLER_YIELD_NS;
-  while (atomic_load_explicit(&job.done, memory_order_acquire) < n && t - t0 < wait_ns) {
-    if (t - t0 < ACTK_CALLER_SPIN_NS)
-      cpu_pause();
-    else
-      sched_yield();
-    t = now_ns();
+  while (atomic_load_explicit(&job.done, memory_order_acquire) < n && caller_backoff(t0, wait_ns)) {
   }
   if (atomic_load_explicit(&job.done, memory_order_acquire) < n) {
     atomic_store(&job.caller_sleeping, 1);
-    while (atomic_load(&job.finished) == 0) futex_wait(&job.finished, 0);
+    actk_park_wait(&job.finished, 0);
   }
-  /* A worker that claimed nothing may still hold the pointer for a moment;
-   * yield rather than spin if it was preempted (one CPU, several threads). */
-  for (unsigned k = 0; atomic_load_explicit(&job.refs, memory_order_acquire) != 0; k++) {
-    if (k < 1000)
-      cpu_pause();
-    else
-      sched_yield();
+  /* A worker that claimed nothing may still hold the pointer for a moment:
+   * pause, yield if it was preempted (one CPU, several threads), then park
+   * until the worker that drops the last reference bumps `released`. The
+   * Dekker pair: this side raises release_waiters and then reads refs; the
+   * worker's decrement is followed by its bump and its read of
+   * release_waiters (seq_cst, docs/pool-memory-order.md). */
+  t0 = now_ns();
+  while (atomic_load_explicit(&job.refs, memory_order_acquire) != 0) {
+    if (caller_backoff(t0, ACTK_CALLER_YIELD_NS)) continue;
+    unsigned gen = atomic_load(&pool->released);
+    atomic_fetch_add(&pool->release_waiters, 1);
+    if (atomic_load(&job.refs) != 0) actk_park_wait(&pool->released, gen);
+    atomic_fetch_sub(&pool->release_waiters, 1);
   }
 }
 
@@ -436,6 +438,8 @@ static void pool_reset(actk_pool *pool) {
   pool->head = pool->tail = NULL;
   atomic_store_explicit(&pool->epoch, 0, memory_order_relaxed);
   atomic_store_explicit(&pool->sleepers, 0, memory_order_relaxed);
+  atomic_store_explicit(&pool->released, 0, memory_order_relaxed);
+  atomic_store_explicit(&pool->release_waiters, 0, memory_order_relaxed);
   atomic_store_explicit(&pool->spinning, 0, memory_order_relaxed);
   atomic_store_explicit(&pool->shutdown, 0, memory_order_relaxed);
   atomic_store_explicit(&pool->last_call_ns, 0, memory_order_relaxed);
@@ -495,7 +499,7 @@ static actk_status pool_start(actk_pool *pool, const actk_pool_config *cfg) {
 static void pool_stop(actk_pool *pool) {
   atomic_store(&pool->shutdown, 1);
   atomic_fetch_add(&pool->epoch, 1);
-  futex_wake(&pool->epoch, INT_MAX);
+  actk_park_wake_all(&pool->epoch);
   for (unsigned i = 0; i < pool->n_workers; i++) actk_thread_join(pool->threads[i]);
 }
 

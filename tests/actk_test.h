@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "actk.h"
 
@@ -69,6 +70,23 @@ __attribute__((format(gnu_printf, 1, 2))) static inline void test_eprint_(const 
 #else
 #define TEST_SANITIZED 0
 #endif
+
+/* ---- quick and exhaustive runs ----
+ * ctest runs every test quick by default: every invariant, on samples. The
+ * long tests are registered a second time with ACTK_TEST_LEVEL=exhaustive
+ * (label "exhaustive", tests/CMakeLists.txt; `ctest -L exhaustive`): every
+ * 16-bit input, the dense MPFR and f32 samples, the long pool and stress runs.
+ * A test run by hand is quick unless ACTK_TEST_LEVEL=exhaustive is set. */
+static inline int test_exhaustive(void) {
+  const char *v = getenv("ACTK_TEST_LEVEL");
+  return v && !strcmp(v, "exhaustive");
+}
+
+/* The small samples: quick runs, and sanitized or emulated builds at either
+ * level (their exhaustive run is the sample they always ran). */
+#define TEST_SMALL (TEST_SANITIZED || !test_exhaustive())
+
+#include "test_watchdog.h" /* the time limit: a message before ctest's bare ***Timeout */
 
 /* fail() with a formatted message (cmocka's fail_msg needs a GNU extension). */
 #define test_fail(...)                                                                             \

@@ -1,13 +1,16 @@
-/* README.md's accuracy tables, read by the tests that hold the code to them:
- * README is the one home of each op's documented maximum error, so adding an
- * op (or changing its arithmetic) means adding (or updating) its row there.
+/* The documented accuracy, read by the tests that hold the code to it:
+ * docs/accuracy.tsv is the one home of each op's documented maximum error
+ * (docs/accuracy.md's tables and README's summary are generated from it by
+ * tools/gen_ops.py), so adding an op (or changing its arithmetic) means
+ * measuring (or updating) its rows there: python3 tools/readme_rows.py.
  *
- * A table follows a marker line "<!-- accuracy: KEY -->" (KEY e.g. "f32
- * accurate"), then a header row and a separator row; each row after them is
- * "| op | max error | at x = | correctly rounded | ..." with op possibly in
- * backticks, the maximum a decimal, x printed with %.9g (so that strtof gives
- * the float back), the share a percentage. The table ends at the first line
- * that does not start with '|'. */
+ * The file is tab-separated: lines starting with '#' are comments, the line
+ * starting with "type" names the columns, and each other line is
+ * "type tier op max at_x correctly_rounded [over_1_ulp max_ulp]" with the
+ * maximum a decimal (for f32 fast a relative error, its log2 after it), x
+ * printed with %.9g (so that strtof gives the float back), the share a
+ * percentage. A table KEY ("f32 accurate") is the rows of that type and
+ * tier, in the file's order. */
 #ifndef ACTK_TESTS_README_TABLE_H
 #define ACTK_TESTS_README_TABLE_H
 
@@ -22,27 +25,27 @@ typedef struct {
   double correct_pct; /* the share correctly rounded, percent */
 } readme_row;
 
-/* Splits a table row into at most max_cells trimmed cells (backticks
- * dropped); returns how many. The row is modified. */
+/* Splits a tab-separated line into at most max_cells trimmed cells;
+ * returns how many. The line is modified. */
 static inline int readme_cells(char *line, char **cells, int max_cells) {
   int n = 0;
-  char *p = strchr(line, '|');
+  char *p = line;
   while (p && n < max_cells) {
-    char *start = p + 1, *end = strchr(start, '|');
-    if (!end) break;
-    *end = '\0';
-    while (*start == ' ' || *start == '`') start++;
-    char *e = end;
-    while (e > start && (e[-1] == ' ' || e[-1] == '`')) *--e = '\0';
-    cells[n++] = start;
-    p = end;
+    char *next = strchr(p, '\t');
+    if (next) *next++ = '\0';
+    while (*p == ' ') p++;
+    char *e = p + strlen(p);
+    while (e > p && (e[-1] == ' ' || e[-1] == '\n' || e[-1] == '\r')) *--e = '\0';
+    cells[n++] = p;
+    p = next;
   }
   return n;
 }
 
-/* Reads the table after "<!-- accuracy: KEY -->" into rows (at most cap);
- * returns the number of rows, or -1 if the file or the marker is missing or
- * a row does not parse (with a message in err). */
+/* Reads table KEY ("f32 accurate": type, space, tier) of the data file at
+ * path into rows (at most cap); returns the number of rows, or -1 if the file
+ * is missing, has no row of the table, or a row does not parse (with a
+ * message in err). */
 static inline int readme_accuracy(const char *path, const char *key, readme_row *rows, int cap,
                                   char *err, size_t err_size) {
   FILE *f = fopen(path, "r");
@@ -50,55 +53,58 @@ static inline int readme_accuracy(const char *path, const char *key, readme_row 
     snprintf(err, err_size, "cannot open %s", path);
     return -1;
   }
-  char marker[96], line[256];
-  snprintf(marker, sizeof marker, "<!-- accuracy: %s -->", key);
-  int found = 0, n = 0, skipped = 0;
+  char type[16], tier[16];
+  if (sscanf(key, "%15s %15s", type, tier) != 2) {
+    snprintf(err, err_size, "bad table key \"%s\" (want \"TYPE TIER\")", key);
+    fclose(f);
+    return -1;
+  }
+  char line[512];
+  int n = 0, lineno = 0;
   while (fgets(line, sizeof line, f)) {
-    if (!found) {
-      found = strstr(line, marker) != NULL;
-      continue;
-    }
-    if (line[0] != '|') {
-      if (skipped == 0 && line[0] == '\n') continue; /* a blank line after the marker */
-      break;
-    }
-    if (skipped < 2) { /* the header and the |---| separator */
-      skipped++;
-      continue;
-    }
+    lineno++;
+    if (line[0] == '#' || line[0] == '\n' || !strncmp(line, "type\t", 5)) continue;
     char *c[8];
-    char copy[256];
+    char copy[512];
     snprintf(copy, sizeof copy, "%s", line);
-    if (readme_cells(copy, c, 8) < 4 || n >= cap) {
-      snprintf(err, err_size, "%s: bad or too many rows under \"%s\": %s", path, marker, line);
+    int cells = readme_cells(copy, c, 8);
+    if (cells < 6) {
+      snprintf(err, err_size, "%s:%d: %d tab-separated cells, want at least 6: %s", path, lineno,
+               cells, line);
+      fclose(f);
+      return -1;
+    }
+    if (strcmp(c[0], type) || strcmp(c[1], tier)) continue;
+    if (n >= cap) {
+      snprintf(err, err_size, "%s:%d: more than %d rows of table \"%s\"", path, lineno, cap, key);
       fclose(f);
       return -1;
     }
     readme_row *r = &rows[n++];
-    snprintf(r->op, sizeof r->op, "%s", c[0]);
+    snprintf(r->op, sizeof r->op, "%s", c[2]);
     char *end;
-    r->max = strtod(c[1], &end);
-    if (end == c[1]) goto bad;
-    r->worst_x = strtof(c[2], &end);
-    if (end == c[2]) goto bad;
-    r->correct_pct = strtod(c[3], &end);
+    r->max = strtod(c[3], &end);
     if (end == c[3]) goto bad;
+    r->worst_x = strtof(c[4], &end);
+    if (end == c[4]) goto bad;
+    r->correct_pct = strtod(c[5], &end);
+    if (end == c[5]) goto bad;
     continue;
   bad:
-    if (!strcmp(c[1], "-")) /* tools/gen_ops.py's stub for a new op */
+    if (!strcmp(c[3], "-")) /* tools/gen_ops.py's stub for a new op */
       snprintf(err, err_size,
-               "%s: %s's row under \"%s\" is not measured yet: python3 tools/readme_rows.py "
+               "%s:%d: %s's row of \"%s\" is not measured yet: python3 tools/readme_rows.py "
                "measures and writes every such row (tools/actk_sweep %s --readme 1, with the "
                "table's --tier and --type, prints one)",
-               path, c[0], marker, c[0]);
+               path, lineno, c[2], key, c[2]);
     else
-      snprintf(err, err_size, "%s: a row under \"%s\" does not parse: %s", path, marker, line);
+      snprintf(err, err_size, "%s:%d: a row of \"%s\" does not parse: %s", path, lineno, key, line);
     fclose(f);
     return -1;
   }
   fclose(f);
-  if (!found) {
-    snprintf(err, err_size, "%s has no line \"%s\"", path, marker);
+  if (n == 0) {
+    snprintf(err, err_size, "%s has no row of table \"%s\"", path, key);
     return -1;
   }
   return n;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "actk.h"
+#include "test_watchdog.h"
 #ifdef ACTK_TEST_X86
 #include <xmmintrin.h>
 #endif

@@ -109,7 +109,7 @@ static void run_composition(const actk_gated_info *e) {
     run_composition16(e, act);
     return;
   }
-  const size_t n = TEST_SANITIZED ? 4096 : 1 << 16;
+  const size_t n = TEST_SMALL ? 4096 : 1 << 16;
   char *g = malloc(n * e->esize), *u = malloc(n * e->esize), *y = malloc(n * e->esize);
   float *gf = malloc(n * sizeof *gf), *af = malloc(n * sizeof *af);
   test_check(g && u && y && gf && af, "out of memory");
@@ -291,7 +291,7 @@ static int cmp_enc(double P, double L, double R, double c) {
  * it; the pairs it cannot decide are counted (none may be left). */
 static void run_random_pairs(const actk_gated_info *e, const actk_op_info *act) {
   const actk_fmt16 *f = fmt_of(e);
-  const size_t n = TEST_SANITIZED ? 1 << 13 : 1 << 18;
+  const size_t n = TEST_SMALL ? 1 << 13 : 1 << 18;
   uint16_t *g = malloc(n * sizeof *g), *u = malloc(n * sizeof *u), *y = malloc(n * sizeof *y);
   test_check(g && u && y, "out of memory");
   uint64_t st = 0x7a11e5u + (uint64_t)e->id * 31 + (uint64_t)e->type;
@@ -361,8 +361,12 @@ static void run_faithful16(const actk_gated_info *e) {
   /* every exponent of the type, subnormal ones included: 2^k for k from the
    * smallest subnormal's to the largest normal's */
   int kmin = f->emin - f->mant, kmax = -f->emin + 1;
-  /* every exponent on the best ISA; every 5th on the others (all equal scalar's bits anyway) */
-  int step = TEST_SANITIZED ? 7 : actk_isa_active() == actk_isa_best() ? 1 : 5;
+  /* every exponent on the best ISA; every 5th on the others (all equal scalar's bits anyway);
+   * every 23rd in a quick run */
+  int step = !test_exhaustive()                     ? 23
+             : TEST_SMALL                           ? 7
+             : actk_isa_active() == actk_isa_best() ? 1
+                                                    : 5;
   tally tl = {0, 0, 0};
   for (int k = kmin; k <= kmax; k++) {
     if ((k - kmin) % step != 0 && k != kmax) continue;
@@ -395,7 +399,7 @@ static int same_bits(const actk_gated_info *e, const void *a, const void *b, siz
 }
 
 static void run_isa(const actk_gated_info *e) {
-  const size_t n = TEST_SANITIZED ? 3000 : 40000;
+  const size_t n = TEST_SMALL ? 3000 : 40000;
   const size_t es = e->esize;
   char *g = malloc(n * es), *u = malloc(n * es), *y = malloc(n * es), *ref = malloc(n * es);
   char *x = malloc(2 * n * es), *yp = malloc(n * es), *buf = malloc(n * es);
@@ -436,7 +440,7 @@ static void run_isa(const actk_gated_info *e) {
   actk_pool_config_init(&cfg);
   cfg.threads = 2;
   test_check(actk_pool_create(&cfg, &pool) == ACTK_OK, "actk_pool_create failed");
-  static const size_t ds[] = {1, 7, 33, 1000, 4099, n}; /* n: one row, split mid-row */
+  const size_t ds[] = {1, 7, 33, 1000, 4099, n}; /* n: one row, split mid-row */
   for (size_t di = 0; di < sizeof ds / sizeof ds[0]; di++) {
     size_t d = ds[di], rows = n / d;
     for (size_t r = 0; r < rows; r++) {

@@ -184,7 +184,7 @@ static void make_pools(void **state) {
  * and leaks these builds look for do not need every combination, and the
  * suite must stay fast there. */
 static int pool_used(size_t pi) {
-  if (!TEST_SANITIZED) return 1;
+  if (!TEST_SMALL) return 1;
   return pi == 3 || pi == 7; /* pool(3), host(2 threads) */
 }
 
@@ -330,13 +330,13 @@ static lengths op_lengths(const pop *op) {
   add_length(&L, nl);
   static const unsigned widths[] = {2, 3, 8};
   for (size_t i = 0; i < 3; i++) {
-    if (TEST_SANITIZED) break;
+    if (TEST_SMALL) break;
     actk_plan p = actk_plan_split(nl, g, widths[i], op->cost, g_cold_ns);
     if (p.n_chunks < 2) continue;
     add_length(&L, (p.n_chunks - 1) * p.chunk + (op->k == K_BIAS ? op->width : 1));
-    if (!TEST_SANITIZED) add_length(&L, p.n_chunks * p.chunk);
+    if (!TEST_SMALL) add_length(&L, p.n_chunks * p.chunk);
   }
-  if (op->k != K_BIAS && !TEST_SANITIZED) add_length(&L, nl + 17);
+  if (op->k != K_BIAS && !TEST_SMALL) add_length(&L, nl + 17);
 #undef add_length
   return L;
 }
@@ -472,7 +472,7 @@ static void test_rope(void **state) {
   size_t nl = large_length(D, ACTK_COST_CHEAP, max_plan_ns());
   size_t seq_l = nl / D / row_per_seq + 1;
   size_t seqs[3] = {seq_l, seq_l + 1, seq_l + 3};
-  const size_t n_seqs = TEST_SANITIZED ? 1 : 3;
+  const size_t n_seqs = TEST_SMALL ? 1 : 3;
   r.max_pos = seq_l + 16;
   const size_t half = 24;
   r.cos = malloc(r.max_pos * half * sizeof(float));
@@ -695,7 +695,7 @@ static void test_fork(void **state) {
   cfg.threads = 3; /* spin 100 us: the workers spin when fork() runs */
   actk_pool *pool = NULL;
   assert_int_equal(actk_pool_create(&cfg, &pool), ACTK_OK);
-  const int iters = TEST_SANITIZED ? 4 : 12;
+  const int iters = TEST_SMALL ? 4 : 12;
   /* right after a parallel call, while the workers spin */
   for (int it = 0; it < iters; it++) {
     unsigned long before = parallel_calls();
@@ -741,7 +741,7 @@ static void test_fork(void **state) {
 
 static void test_create_destroy(void **state) {
   (void)state;
-  const int iters = TEST_SANITIZED ? 300 : 1000;
+  const int iters = TEST_SMALL ? 300 : 1000;
   const size_t n = large_length(ACTK_VECTOR_GRANULE, ACTK_COST_EXPENSIVE, g_cold_ns);
   float *want = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
   assert_non_null(want);
@@ -915,11 +915,11 @@ static void test_mxcsr(void **state) {
   for (size_t oi = 0; oi < g_n_ops; oi++) {
     const pop *op = &g_ops[oi];
     if (op->k == K_ROPE || (op->k == K_BIAS && op->width != 7)) continue;
-    if (TEST_SANITIZED && strcmp(op->name, "sigmoid") != 0 && strcmp(op->name, "gelu") != 0 &&
+    if (TEST_SMALL && strcmp(op->name, "sigmoid") != 0 && strcmp(op->name, "gelu") != 0 &&
         (op->k != K_BIAS || strcmp(op->info->name, "bias_gelu_tanh") != 0))
       continue;
     assert_int_equal(run_elementwise(op, NULL, x, def, n), ACTK_OK);
-    for (size_t mi = 0; mi < (TEST_SANITIZED ? 2u : 3u); mi++) {
+    for (size_t mi = 0; mi < (TEST_SMALL ? 2u : 3u); mi++) {
       const unsigned csr = (saved & ~CSR_CONTROL) | modes[mi];
       _mm_setcsr(csr);
       actk_status s = run_elementwise(op, NULL, x, ref, n);

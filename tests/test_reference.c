@@ -17,6 +17,8 @@
  *     bf16 2^-133 rounds to 0x0001 (double: 0x0000), swish_f16(2^-24,
  *     0.001f) to 0x0001, tanh(20) in bf16 has the faithful neighbour below 1
  *     (double: 1.0 is the only one), the ULP of tanh(20) in f32 is 2^-24.
+ * A quick run (plain ctest) takes every 24th of a sparser sample;
+ * `ctest -L exhaustive` the dense one (ACTK_TEST_LEVEL, tests/actk_test.h).
  * Caught: the side of swish's x/2 asymptote taken from the sign of x instead
  * of alpha ("claims t > hi" at alpha -0.5), tanh's series without its x^5
  * term (the interval not inside the enclosure at x = 2^-8). */
@@ -79,7 +81,7 @@ static void build_sample(void) {
   g_x = malloc(cap * sizeof *g_x);
   assert_non_null(g_x);
   size_t k = 0;
-  const uint32_t stride = TEST_SANITIZED ? 18000041u : 6000029u;
+  const uint32_t stride = !test_exhaustive() ? 30000001u : TEST_SMALL ? 18000041u : 6000029u;
   for (uint64_t u = 12345; u < (UINT64_C(1) << 32); u += stride)
     if (!isnan(u2f((uint32_t)u))) add(&k, cap, u2f((uint32_t)u));
   for (int e = -149; e <= 127; e++) /* every binade, both signs */
@@ -87,7 +89,8 @@ static void build_sample(void) {
       static const double m[] = {1.0, 1.99999};
       for (int j = 0; j < 2; j++) add(&k, cap, (float)((s ? -1 : 1) * ldexp(m[j], e + j)));
     }
-  for (double x = -800; x <= 800; x += TEST_SANITIZED ? 4.37 : 2.37) add(&k, cap, (float)x);
+  for (double x = -800; x <= 800; x += !test_exhaustive() ? 11.37 : TEST_SMALL ? 4.37 : 2.37)
+    add(&k, cap, (float)x);
   /* the regime switches of exact.c (in |x|, or in |alpha x| = 1, or in gelu_tanh's v = 1),
    * the smallest floats, the double exp/erfc limits */
   static const double at[] = {0x1p-8, 1.0, 2.0, 0x1p-149, 0x2p-149, 0x3p-149, 0x1p-126, 0x1p-125,
@@ -165,7 +168,7 @@ static int interesting16(const actk_fmt16 *f, uint16_t h) {
 
 static void test_decisions16(void **state) {
   (void)state;
-  const unsigned every = TEST_SANITIZED ? 8 : 1;
+  const unsigned every = !test_exhaustive() ? 24 : TEST_SMALL ? 8 : 1;
   for (size_t c = 0; c < g_n_cases; c++)
     for (size_t fi = 0; fi < 2; fi++) {
       const ref_case *rc = &g_cases[c];
@@ -208,7 +211,7 @@ static void test_decisions16(void **state) {
 
 static void test_decisions_f32(void **state) {
   (void)state;
-  const size_t every = TEST_SANITIZED ? 8 : 2;
+  const size_t every = !test_exhaustive() ? 24 : TEST_SMALL ? 8 : 2;
   for (size_t c = 0; c < g_n_cases; c++) {
     const ref_case *rc = &g_cases[c];
     size_t compared = 0, skipped = 0;
@@ -256,7 +259,8 @@ static void test_decisions_f32(void **state) {
     }
     print_message("%-18s f32  %zu inputs decided alike, %zu beyond MPFR at 4096 bits\n", rc->name,
                   compared, skipped);
-    /* sanitized builds take every 8th input, not every 2nd: a quarter of the floor */
+    /* sanitized builds take every 8th input, quick runs every 24th, not every 2nd: the floor
+     * scaled so */
     test_check(compared > (fabs(rc->alpha) > 1e20 ? 100 : 300) * 2 / every,
                "%s: only %zu inputs compared", rc->name, compared);
   }

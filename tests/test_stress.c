@@ -66,9 +66,10 @@ static sop g_ops[] = {
 #define OP_GELU 1
 
 static float *g_x;
-/* random large calls: up to MAXN; a quarter of it under ASan/TSan, where the
- * kernels are ~100x slower (every thread's first call is MAXN regardless) */
-static const size_t g_large_max = TEST_SANITIZED ? MAXN / 4 : MAXN;
+/* random large calls: up to MAXN; a quarter of it in quick runs and under
+ * ASan/TSan, where the kernels are ~100x slower (TEST_SMALL; every thread's
+ * first call is MAXN regardless) */
+static size_t g_large_max;
 static float g_bias[BIAS_WIDTH];
 
 static actk_status run_op(const sop *op, actk_pool *pool, const float *x, float *y, size_t n) {
@@ -111,7 +112,7 @@ static void record_error(app *a, const char *fmt, ...) {
  * even when its workers sleep: the parallel branch surely runs, concurrently
  * from several threads. */
 static size_t g_first_n;
-#define FIRST_CALLERS (TEST_SANITIZED ? 2u : 1000u)
+#define FIRST_CALLERS (TEST_SMALL ? 2u : 1000u)
 
 static void one_call(app *a, unsigned k) {
   uint64_t *s = &a->seed;
@@ -383,7 +384,8 @@ static double env_double(const char *name, double def) {
 }
 
 int main(void) {
-  g_scale = env_double("ACTK_STRESS_SCALE", TEST_SANITIZED ? 0.1 : 1.0);
+  g_large_max = TEST_SMALL ? MAXN / 4 : MAXN;
+  g_scale = env_double("ACTK_STRESS_SCALE", TEST_SMALL ? 0.1 : 1.0);
   g_deadline_s = env_double("ACTK_STRESS_DEADLINE_S", 20.0);
   g_x = malloc(MAXN * sizeof(float));
   if (!g_x) return 1;

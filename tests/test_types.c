@@ -68,6 +68,22 @@ static int type_index(const type16 *t) { return t == &g_types[0] ? 0 : 1; }
 
 static float value_f(const type16 *t, uint16_t h) { return (float)actk_fmt16_value(t->fmt, h); }
 
+/* The inputs held to the exact reference (the costly part: MPFR decides the
+ * close cases): every one in an exhaustive run (ACTK_TEST_LEVEL=exhaustive,
+ * `ctest -L exhaustive`); in a quick run every 23rd, every magnitude below
+ * 0x0400 (the subnormals and their ties, FTZ/DAZ's inputs) and the largest
+ * finite values (overflow), both signs.
+ * The checks that need no reference (NaNs, monotony, bit identity across
+ * ISAs) see every input at both levels. */
+static int g_all_inputs = -1;
+
+static int sampled(size_t i) {
+  if (g_all_inputs < 0) g_all_inputs = test_exhaustive();
+  const uint16_t m = g_x[i] & 0x7fffu;
+  return g_all_inputs || i % 23u == 0 || m < 0x0400u || (m >= 0x7bfcu && m <= 0x7bffu) ||
+         (m >= 0x7f7cu && m <= 0x7f7fu);
+}
+
 /* The true value of element i (bias ops: of the f32 sum). */
 static actk_xval xval_at(const test_op *op, const type16 *t, size_t i, size_t width) {
   float x = value_f(t, g_x[i]);
@@ -140,7 +156,8 @@ static const actk_xval *xvals_of(size_t k) {
   if (!g_xv) g_xv = malloc(N16 * sizeof *g_xv);
   if (!g_xv) abort();
   if (g_xv_op != k) {
-    for (size_t i = 0; i < N16; i++) g_xv[i] = xval_at(&g_ops[k], g_type_of[k], i, WIDTH);
+    for (size_t i = 0; i < N16; i++)
+      if (sampled(i)) g_xv[i] = xval_at(&g_ops[k], g_type_of[k], i, WIDTH);
     g_xv_op = k;
   }
   return g_xv;
@@ -170,6 +187,7 @@ static void check_all_inputs(void **state) {
                  g_x[i], y[i], want);
       continue;
     }
+    if (!sampled(i)) continue;
     actk_check16 c = actk_x_check16(t->fmt, y[i], &xv[i]);
     counted++;
     correct += (size_t)c.correct;
@@ -195,7 +213,7 @@ static void check_all_inputs(void **state) {
     test_check(tie_missed < 0, "%s(0x%04x) = 0x%04x: not correctly rounded at the tie of x/2",
                tc->name, tie_missed < 0 ? 0u : g_x[tie_missed],
                tie_missed < 0 ? 0u : y[tie_missed]);
-  if (op->info->tier == 0)
+  if (op->info->tier == 0 && g_all_inputs) /* a share over all inputs */
     test_check(share >= 99.9, "%s: %.3f%% correctly rounded, under the accurate tier's 99.9%%",
                tc->name, share);
   if (op->kind == OP_UNARY && (op->info->props & ACTK_OP_MONOTONE)) {
@@ -230,6 +248,15 @@ static void check_all_inputs(void **state) {
     if (!strcmp(g_doc[ti][tier][r].op, op->info->name)) row = &g_doc[ti][tier][r];
   test_check(row, "%s: README's table \"%s %s\" has no row for %s", tc->name, t->type,
              op->info->tier_name, op->info->name);
+  if (!g_all_inputs) { /* a sample: never worse than the table's maximum */
+    test_check(worst <= row->max + 0.0015,
+               "%s: measured %.3f ULP at 0x%04x (a quick run's sample), over the %.3f ULP "
+               "README's table documents: the arithmetic changed (tools/actk_sweep %s --type %s "
+               "--tier %s --readme 1)",
+               tc->name, worst, g_x[worst_at], row->max, op->info->name, t->type,
+               op->info->tier_name);
+    return;
+  }
   test_check(fabs(worst - row->max) <= 0.0015 && fabs(share - row->correct_pct) <= 0.006,
              "%s: measured %.3f ULP at 0x%04x and %.2f%% correctly rounded over all inputs; README "
              "says %.3f ULP and %.2f%%: update the table (tools/actk_sweep %s --type %s --tier %s "
@@ -306,7 +333,8 @@ static void check_swish_alphas(void **state) {
     for (size_t a = 0; a < 2 * sizeof alphas / sizeof alphas[0]; a++) {
       const float alpha = (a & 1 ? -1 : 1) * alphas[a / 2];
       for (size_t i = 0; i < N16; i++)
-        xv[i] = actk_xval_of(op->info->xref, actk_fmt16_value(t->fmt, g_x[i]), (double)alpha);
+        if (sampled(i))
+          xv[i] = actk_xval_of(op->info->xref, actk_fmt16_value(t->fmt, g_x[i]), (double)alpha);
       for (int isa = 0; isa < test_n_isa(); isa++) {
         if (!actk_isa_supported((actk_isa)isa)) continue;
         assert_int_equal(actk_isa_force((actk_isa)isa), ACTK_OK);
@@ -314,7 +342,7 @@ static void check_swish_alphas(void **state) {
         assert_int_equal(actk_op_call(op->info, NULL, g_x, NULL, 0, out, N16, alpha), ACTK_OK);
         size_t correct = 0, counted = 0, unfaithful = 0, first = 0;
         for (size_t i = 0; i < N16; i++) {
-          if ((g_x[i] & 0x7fffu) > t->fmt->inf) continue;
+          if ((g_x[i] & 0x7fffu) > t->fmt->inf || !sampled(i)) continue;
           actk_check16 c = actk_x_check16(t->fmt, out[i], &xv[i]);
           counted++;
           correct += (size_t)c.correct;
@@ -324,7 +352,7 @@ static void check_swish_alphas(void **state) {
         test_check(!unfaithful, "%s(%g)/%s/%s/%s: %zu inputs not faithful, first x=0x%04x",
                    op->info->name, (double)alpha, op->info->tier_name, t->type,
                    actk_isa_name((actk_isa)isa), unfaithful, g_x[first]);
-        test_check(op->info->tier != 0 || share >= 99.9,
+        test_check(op->info->tier != 0 || !g_all_inputs || share >= 99.9,
                    "%s(%g)/%s/%s: %.3f%% correctly rounded, under the accurate tier's 99.9%%",
                    op->info->name, (double)alpha, t->type, actk_isa_name((actk_isa)isa), share);
         if (isa)
@@ -390,9 +418,12 @@ static void check_ftz_daz(void **state) {
       const float bf = op->kind == OP_BIAS ? value_f(t, g_bias[i % WIDTH]) : 0.0f;
       const float sum = op->kind == OP_BIAS ? xf + bf : xf;
       if (isnan(sum)) continue;
-      const int neg = xv[i].exact ? signbit(xv[i].hi) != 0 : actk_x_cmp(&xv[i], 0.0) < 0;
+      const int known = sampled(i); /* the true value's sign */
+      const int neg = !known        ? 0
+                      : xv[i].exact ? signbit(xv[i].hi) != 0
+                                    : actk_x_cmp(&xv[i], 0.0) < 0;
       const float yf = value_f(t, y[i]), wf = value_f(t, want[i]);
-      test_check(!isnan(yf) && (signbit(yf) != 0) == neg,
+      test_check(!isnan(yf) && (!known || (signbit(yf) != 0) == neg),
                  "%s under %s: x=0x%04x gives 0x%04x, the true value is %s", tc->name, mode_name[m],
                  g_x[i], y[i], neg ? "negative" : "positive");
       test_check(y[i] == ref[i], "%s under %s: x=0x%04x gives 0x%04x, the scalar ISA 0x%04x",
@@ -539,7 +570,7 @@ static void check_offsets(void **state) {
 static void check_pool(void **state) {
   (void)state;
   print_message("ISA %s (%s)\n", actk_isa_name(actk_isa_active()), actk_isa_reason());
-  const size_t n = (TEST_SANITIZED ? 16 : 64) * (size_t)N16;
+  const size_t n = (TEST_SMALL ? 16 : 64) * (size_t)N16;
   uint16_t *x = malloc(n * sizeof *x), *want = malloc(n * sizeof *want), *got = malloc(n * 2);
   assert_non_null(x);
   assert_non_null(want);

@@ -2,7 +2,15 @@
  * how fast each op is here (both tiers, every type) against a plain libm
  * loop, and whether each op on each ISA is within its documented bound.
  *
- *   actk [--quick] [--isa NAME] [--help]
+ *   actk [--full] [--quick] [--isa NAME] [--help]
+ *
+ * By default (the demo README runs first; seconds): the active ISA only, the
+ * f32 entries of every op of the catalog in both tiers (the param ops at the
+ * catalog's default parameter: swish at alpha 1, elu at alpha 1), the gated
+ * ops and RoPE, one speed row and one accuracy row each, on a sparse sample
+ * (every 65537th f32 bit pattern). --full: every ISA this machine supports,
+ * every type (f16, bf16 over all 65536 inputs), the packed gated forms, and
+ * the denser sample below (about a minute or more).
  *
  * Speed: ns per element at n = 65536 on the calling thread, the fastest of
  * many calls timed one by one in interleaved repeats (each ISA and the libm
@@ -70,7 +78,8 @@ typedef struct {
   actk_libm_loop_fn libm;       /* NULL if there is no libm loop for it */
   double bound;                 /* in m's unit */
   measure m;
-  int packed; /* gated ops: the packed form */
+  int packed;  /* gated ops: the packed form */
+  float alpha; /* param ops: the catalog's default parameter (unary_alpha) */
   char label[40];
 } cli_op;
 
@@ -78,18 +87,24 @@ static measure measure_of(const actk_op_info *e) {
   return e->esize == 2 ? M_TYPE : e->bound_rel > 0 ? M_REL : M_ULP;
 }
 
-/* Every unary and bias op of the catalog: f32 first (accurate, fast), then
- * the 16-bit types. Labels: gelu, gelu/fast, gelu/bf16, gelu/bf16/fast. */
-static size_t collect_ops(cli_op *out, size_t cap) {
+/* Every op of the catalog: f32 first (accurate, fast), then (full) the
+ * 16-bit types. Labels: gelu, gelu/fast, gelu/bf16, gelu/bf16/fast; a param
+ * op with its parameter: swish(1). */
+static size_t collect_ops(cli_op *out, size_t cap, int full) {
   size_t k = 0;
-  for (int pass = 0; pass < 2; pass++) /* f32, then the rest */
+  for (int pass = 0; pass < (full ? 2 : 1); pass++) /* f32, then the rest */
     for (size_t i = 0; i < actk_catalog_size && k < cap; i++) {
       const actk_op_info *e = &actk_catalog[i];
-      if (e->shape == ACTK_SHAPE_PARAM || (e->esize == 4) != (pass == 0)) continue;
+      if ((e->esize == 4) != (pass == 0)) continue;
       cli_op *c = &out[k++];
       c->info = e;
-      c->libm = e->esize == 4 && e->tier == 0 ? actk_libm_loop_for(e->name) : NULL;
-      snprintf(c->label, sizeof c->label, "%s%s%s%s%s", e->name, e->esize == 4 ? "" : "/",
+      c->alpha = e->shape == ACTK_SHAPE_PARAM ? e->unary_alpha : 0.0f;
+      c->libm = e->esize == 4 && e->tier == 0 && e->shape != ACTK_SHAPE_PARAM
+                    ? actk_libm_loop_for(e->name)
+                    : NULL;
+      char param[24] = "";
+      if (e->shape == ACTK_SHAPE_PARAM) snprintf(param, sizeof param, "(%g)", (double)c->alpha);
+      snprintf(c->label, sizeof c->label, "%s%s%s%s%s%s", e->name, param, e->esize == 4 ? "" : "/",
                e->esize == 4 ? "" : e->type_name, e->tier ? "/" : "", e->tier ? e->tier_name : "");
       c->name = c->label;
       c->gated = NULL;
@@ -97,10 +112,10 @@ static size_t collect_ops(cli_op *out, size_t cap) {
       c->m = measure_of(e);
       c->bound = c->m == M_REL ? e->bound_rel : e->bound_ulp;
     }
-  /* the gated ops, f32 then the rest, each plain then packed */
-  for (int pass = 0; pass < 2; pass++)
+  /* the gated ops, f32 then (full) the rest, each plain then (full) packed */
+  for (int pass = 0; pass < (full ? 2 : 1); pass++)
     for (size_t i = 0; i < actk_gated_catalog_size; i++)
-      for (int packed = 0; packed < 2 && k < cap; packed++) {
+      for (int packed = 0; packed < (full ? 2 : 1) && k < cap; packed++) {
         const actk_gated_info *g = &actk_gated_catalog[i];
         const actk_op_info *act = actk_catalog_find(g->activation, g->tier_name, "f32");
         if ((g->esize == 4) != (pass == 0) || !act) continue;
@@ -108,6 +123,7 @@ static size_t collect_ops(cli_op *out, size_t cap) {
         c->info = act;
         c->gated = g;
         c->packed = packed;
+        c->alpha = 0.0f;
         c->libm = NULL;
         snprintf(c->label, sizeof c->label, "%s%s%s%s%s%s", g->name, packed ? "_packed" : "",
                  g->esize == 4 ? "" : "/", g->esize == 4 ? "" : g->type_name, g->tier ? "/" : "",
@@ -129,7 +145,7 @@ static actk_status run_op(const cli_op *op, const void *x, const void *b, void *
   if (op->gated)
     return op->packed ? op->gated->call_packed(NULL, x, y, n / PACKED_D, PACKED_D)
                       : op->gated->call(NULL, x, b, y, n);
-  return actk_op_call(op->info, NULL, x, b, BIAS_WIDTH, y, n, 0.0f);
+  return actk_op_call(op->info, NULL, x, b, BIAS_WIDTH, y, n, op->alpha);
 }
 
 /* The 16-bit format of an op's type, or NULL for f32. */
@@ -204,7 +220,7 @@ static timing summarize(double *v, int n) {
 /* ---- options ---- */
 
 typedef struct {
-  int quick;
+  int quick, full;
   int repeats, calls;
   uint32_t stride;
   actk_isa isas[MAX_ISAS];
@@ -212,8 +228,11 @@ typedef struct {
 } options;
 
 static void usage(FILE *f) {
-  fprintf(f, "usage: actk [--quick] [--isa NAME] [--help]\n"
-             "  --quick     smaller accuracy sample and fewer timing repeats\n"
+  fprintf(f, "usage: actk [--full] [--quick] [--isa NAME] [--help]\n"
+             "  (default: the active isa, f32, one speed and one accuracy row per op)\n"
+             "  --full      every supported isa, every type, the packed gated forms,\n"
+             "              a denser accuracy sample\n"
+             "  --quick     with --full: smaller accuracy sample and fewer timing repeats\n"
              "  --isa NAME  measure only this isa (");
   for (int v = 0; actk_isa_name((actk_isa)v); v++)
     fprintf(f, "%s%s", v ? ", " : "", actk_isa_name((actk_isa)v));
@@ -406,7 +425,7 @@ static void evaluate(const cli_op *op, const float *x, size_t n, const float *b,
       if (isnan(xv)) continue; /* NaN in: checked by the tests, bit for bit */
       double arg =
           bias ? (double)((float)xv + (float)actk_fmt16_value(f, b16[i % BIAS_WIDTH])) : xv;
-      actk_xval tv = actk_xval_of(e->xref, arg, 0.0);
+      actk_xval tv = actk_xval_of(e->xref, arg, (double)op->alpha);
       double rv = actk_x_approx(&tv);
       actk_check16 c = actk_x_check16(f, y16[i], &tv); /* ties settled exactly */
       counted++;
@@ -613,7 +632,9 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
     if (op->m != M_TYPE)
       for (size_t j = 0; j < n; j++) {
         float arg = op->info->shape == ACTK_SHAPE_BIAS ? x[j] + b[j % BIAS_WIDTH] : x[j];
-        ref[j] = op->info->ref((double)arg);
+        ref[j] = op->info->shape == ACTK_SHAPE_PARAM
+                     ? op->info->ref_param((double)arg, (double)op->alpha)
+                     : op->info->ref((double)arg);
       }
     const uint16_t *bt = fmt_of(op) == &actk_fmt_f16 ? b16 : bb16;
     printf("%-" CLI_NAME_W "s", op->name);
@@ -663,12 +684,82 @@ static int accuracy(const options *o, const cli_op *ops, size_t n_ops) {
   return all_ok;
 }
 
+/* ---- RoPE (not an element-wise op: outside the catalog) ----
+ * f32, split-half, [B, S, H, D] = [1, 16, 32, 128] (65536 elements), full
+ * rotary, positions 1000 + s, caches from actk_rope_cache_f32 (theta 10000).
+ * Speed as above; accuracy against a' = a c - b s, b' = b c + a s in double
+ * over the f32 inputs and caches, in ULPs of |a c| + |b s| (b': |b c| + |a s|;
+ * the magnitude the two roundings are made at: fl(b s), then one rounding of
+ * the fused a c - fl(b s); bound 1, as a difference may cancel). Returns 0 on
+ * a failure. */
+static double rope_err(float y, double a, double b, double c, double s, int first) {
+  double r = first ? a * c - b * s : b * c + a * s;
+  double m = first ? fabs(a * c) + fabs(b * s) : fabs(b * c) + fabs(a * s);
+  if (m == 0) return y == 0 ? 0 : INFINITY;
+  int e;
+  frexp(m, &e); /* m in [2^(e-1), 2^e) */
+  return fabs((double)y - r) / ldexp(1.0, (e - 1 < -126 ? -126 : e - 1) - 23);
+}
+
+static int rope(const options *o) {
+  enum { S = 16, H = 32, D = 128, MAXP = 2048, START = 1000 };
+  const size_t n = (size_t)S * H * D;
+  float *x = xmalloc(n * sizeof *x), *y = xmalloc(n * sizeof *y);
+  float *cs = xmalloc((size_t)MAXP * (D / 2) * sizeof *cs);
+  float *sn = xmalloc((size_t)MAXP * (D / 2) * sizeof *sn);
+  fill_normal(x, n, 0x61636b746b5f72ULL, 1.0, 4.0);
+  int ok = actk_rope_cache_f32(cs, sn, MAXP, D, 10000.0) == ACTK_OK;
+  actk_rope_desc d;
+  actk_rope_desc_init(&d);
+  d.batch = 1, d.seq_len = S, d.heads = H, d.head_size = D, d.rotary_dim = D;
+  d.max_position = MAXP, d.position_start = START;
+  double best[MAX_ISAS], err[MAX_ISAS];
+  for (int a = 0; a < o->n_isas && ok; a++) {
+    ok = force(o->isas[a]) && actk_rope_f32(NULL, &d, x, NULL, cs, sn, y) == ACTK_OK;
+    double t[64];
+    const int per = o->repeats * o->calls < 64 ? o->repeats * o->calls : 64;
+    for (int c = 0; c < per && ok; c++) {
+      double t0 = now_ns();
+      ok = actk_rope_f32(NULL, &d, x, NULL, cs, sn, y) == ACTK_OK;
+      t[c] = (now_ns() - t0) / (double)n;
+    }
+    best[a] = ok ? summarize(t, per).best : NAN;
+    err[a] = 0;
+    for (size_t tok = 0; tok < (size_t)S * H && ok; tok++) {
+      const size_t p = (size_t)START + tok / H;
+      const float *xi = x + tok * D, *yi = y + tok * D;
+      for (size_t j = 0; j < D / 2; j++) {
+        double av = xi[j], bv = xi[j + D / 2], c = cs[p * (D / 2) + j], sv = sn[p * (D / 2) + j];
+        double e0 = rope_err(yi[j], av, bv, c, sv, 1),
+               e1 = rope_err(yi[j + D / 2], av, bv, c, sv, 0);
+        if (e0 > err[a]) err[a] = e0;
+        if (e1 > err[a]) err[a] = e1;
+      }
+    }
+  }
+  printf("\nrope f32 (split-half, [1, %d, %d, %d], positions %d..%d; error in ULPs of |a c| + |b "
+         "s| (b': |b c| + |a s|), bound 1)\n%-" CLI_NAME_W "s",
+         S, H, D, START, START + S - 1, "rope");
+  int pass = ok;
+  for (int a = 0; a < o->n_isas; a++) {
+    int p = ok && err[a] <= 1.0;
+    pass &= p;
+    printf(" %s: %.3f ns/element, max %.3f %s ", actk_isa_name(o->isas[a]), ok ? best[a] : NAN,
+           ok ? err[a] : NAN, p ? "PASS" : "FAIL");
+  }
+  printf("\n");
+  free(x), free(y), free(cs), free(sn);
+  return pass;
+}
+
 int main(int argc, char **argv) {
-  options o = {0, 9, 10, 4099, {ACTK_ISA_SCALAR}, 0};
+  options o = {0, 0, 9, 10, 4099, {ACTK_ISA_SCALAR}, 0};
   const char *only = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--quick"))
       o.quick = 1;
+    else if (!strcmp(argv[i], "--full"))
+      o.full = 1;
     else if (!strcmp(argv[i], "--isa") && i + 1 < argc)
       only = argv[++i];
     else if (!strncmp(argv[i], "--isa=", 6))
@@ -682,7 +773,9 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (o.quick) o.repeats = 5, o.calls = 2, o.stride = 65537;
+  if (o.quick || !o.full) o.repeats = 5, o.calls = 2, o.stride = 65537;
+  /* the default: the active isa alone, unless --isa names one */
+  if (!o.full && !only) only = actk_isa_name(actk_isa_active());
 
   for (int v = 0; actk_isa_name((actk_isa)v); v++) {
     const char *name = actk_isa_name((actk_isa)v);
@@ -706,14 +799,16 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  cli_op ops[128];
-  size_t n_ops = collect_ops(ops, sizeof ops / sizeof ops[0]);
+  cli_op ops[256];
+  size_t n_ops = collect_ops(ops, sizeof ops / sizeof ops[0], o.full);
   const actk_isa start = actk_isa_active();
 
   print_facts(&o);
   int speed_ok = speed(&o, ops, n_ops);
   int acc_ok = accuracy(&o, ops, n_ops);
+  acc_ok &= rope(&o);
   actk_isa_force(start);
+  if (!o.full) printf("(actk --full: every isa, f16 and bf16 over all inputs, a denser sample)\n");
   if (!speed_ok) printf("speed: an actk call failed\n");
   return acc_ok && speed_ok ? 0 : 1;
 }

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Measures README.md's accuracy rows that read "-" (a new op's, from
+"""Measures the rows of docs/accuracy.tsv that read "-" (a new op's, from
 tools/gen_ops.py) and writes them in place: each with tools/actk_sweep over
 every input of its table (2^32 floats, or all 65536 of a 16-bit type).
 
-    python3 tools/readme_rows.py [--sweep build/tools/actk_sweep] [--all]
+    python3 tools/readme_rows.py [--sweep build/tools/actk_sweep] [--all] [--op NAME]
 
 --all measures every row again (the f32 tables take about 10 minutes per op
-and tier on 2 cores). The tests (test_accuracy, test_types) read the rows.
+and tier on 2 cores); --op limits it to one op. The tests (test_accuracy,
+test_types) read the rows; then python3 tools/gen_ops.py writes
+docs/accuracy.md's tables and README's summary from them.
 """
 import argparse
 import os
@@ -14,10 +16,13 @@ import re
 import subprocess
 import sys
 
+import accuracy_tables as acc
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def sweep_row(sweep, op, ty, tier):
+    """The cells after op of the sweep's --readme row for one table."""
     cmd = [sweep, op, "--readme", "1"]
     if ty != "f32":
         cmd += ["--type", ty]
@@ -30,39 +35,38 @@ def sweep_row(sweep, op, ty, tier):
     rows = re.findall(r"^\s*readme: (\|.*\|)\s*$", out, re.M)
     if len(rows) != 1:
         sys.exit("readme_rows: %s printed %d readme rows:\n%s" % (" ".join(cmd), len(rows), out))
-    return rows[0]
+    cells = [c.strip().strip("`") for c in rows[0].strip().strip("|").split("|")]
+    if cells[0] != op:
+        sys.exit("readme_rows: %s printed a row for %r" % (" ".join(cmd), cells[0]))
+    return cells[1:]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sweep", default=os.path.join(ROOT, "build/tools/actk_sweep"))
     ap.add_argument("--all", action="store_true", help="measure every row, not only the '-' ones")
+    ap.add_argument("--op", help="only this op's rows")
     a = ap.parse_args()
-    path = os.path.join(ROOT, "README.md")
-    lines = open(path, encoding="utf-8").read().split("\n")
-    table, changed = None, 0
-    for i, line in enumerate(lines):
-        m = re.match(r"<!-- accuracy: (\w+) (\w+) -->", line)
-        if m:
-            table = m.groups()
+    path = os.path.join(ROOT, acc.DATA)
+    head, rows = acc.parse(open(path, encoding="utf-8").read())
+    changed = 0
+    for r in rows:
+        _, cols = acc.TABLES[(r["type"], r["tier"])]
+        if a.op and r["op"] != a.op:
             continue
-        if not line.startswith("|"):
-            if line.strip():
-                table = None
+        if not (a.all or all(r[c] == "-" for c in cols)):
             continue
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        if table is None or cells[0] in ("op", "") or set(cells[0]) <= set("-"):
-            continue
-        if a.all or all(c == "-" for c in cells[1:]):
-            row = sweep_row(a.sweep, cells[0].strip("`"), table[0], table[1])
-            if row.count("|") != line.count("|"):
-                sys.exit("readme_rows: %r does not fit the table of line %d" % (row, i + 1))
-            lines[i] = row
-            changed += 1
-    if changed:
+        cells = sweep_row(a.sweep, r["op"], r["type"], r["tier"])
+        if len(cells) != len(cols):
+            sys.exit("readme_rows: %s %s %s: the sweep printed %d cells, the table has %d (%s)"
+                     % (r["type"], r["tier"], r["op"], len(cells), len(cols), ", ".join(cols)))
+        r.update(zip(cols, cells))
+        changed += 1
+        # written after every row: a long run that stops keeps what it measured
         with open(path, "w", encoding="utf-8") as f:
-            f.write("\n".join(lines))
-    print("readme_rows: %d row(s) measured" % changed)
+            f.write(acc.format_rows(head, rows))
+    print("readme_rows: %d row(s) measured into %s%s" % (
+        changed, acc.DATA, "; now run python3 tools/gen_ops.py" if changed else ""))
 
 
 if __name__ == "__main__":

@@ -1,18 +1,22 @@
-"""README.md's ```python blocks, run as written: the examples cannot drift
-from the binding (.ci/readme_snippets.py sends them here)."""
+"""README.md's (and docs/*.md's) ```python blocks, run as written: the
+examples cannot drift from the binding (.ci/readme_snippets.py sends them here)."""
+import glob
 import os
 import re
 
 import pytest
 
-README = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+README = os.path.join(ROOT, "README.md")
 
 
-def _blocks():
-    if not os.path.exists(README):
-        return []
-    with open(README, encoding="utf-8") as f:
-        return re.findall(r"^```python\n(.*?)^```", f.read(), flags=re.S | re.M)
+def _blocks(pages=None):
+    found = []
+    for page in pages or [README] + sorted(glob.glob(os.path.join(ROOT, "docs", "*.md"))):
+        if os.path.exists(page):
+            with open(page, encoding="utf-8") as f:
+                found += re.findall(r"^```python\n(.*?)^```", f.read(), flags=re.S | re.M)
+    return found
 
 
 @pytest.mark.parametrize("i", range(len(_blocks())))
@@ -31,4 +35,4 @@ def test_readme_python_block(i):
 def test_readme_has_python_blocks():
     if not os.path.exists(README):
         pytest.skip("README.md not beside the tests")
-    assert len(_blocks()) >= 2
+    assert len(_blocks([README])) >= 2
