@@ -1,7 +1,14 @@
 # actk_read_exports(<nm> <library> <out-var>): the names the shared library
 # exports (`nm -D --defined-only`, "@version" suffixes dropped), sorted and
 # unique. Shared by abi/check_symbols.cmake and tests/test_symbols.cmake.
+# A Windows DLL (.dll) is read with `objdump -p` (its export name table):
+# the caller passes -DOBJDUMP=<objdump>.
 function(actk_read_exports nm lib out)
+  if(lib MATCHES "\\.dll$")
+    actk_read_dll_exports("${lib}" names)
+    set(${out} "${names}" PARENT_SCOPE)
+    return()
+  endif()
   execute_process(COMMAND "${nm}" -D --defined-only "${lib}" RESULT_VARIABLE rc
                   OUTPUT_VARIABLE text ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -19,6 +26,37 @@ function(actk_read_exports nm lib out)
     string(REGEX REPLACE "@.*$" "" name "${name}")
     list(APPEND names "${name}")
   endforeach()
+  list(REMOVE_DUPLICATES names)
+  list(SORT names COMPARE STRING)
+  set(${out} "${names}" PARENT_SCOPE)
+endfunction()
+
+# The names in a PE DLL's export name table ("[Ordinal/Name Pointer] Table",
+# one "[   n] name" line each).
+function(actk_read_dll_exports lib out)
+  if(NOT OBJDUMP)
+    message(FATAL_ERROR "actk_read_exports: ${lib} is a DLL: -DOBJDUMP=<objdump> is required")
+  endif()
+  execute_process(COMMAND "${OBJDUMP}" -p "${lib}" RESULT_VARIABLE rc OUTPUT_VARIABLE text
+                  ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${OBJDUMP} -p ${lib} failed (${rc}): ${err}")
+  endif()
+  string(REPLACE "\n" ";" lines "${text}")
+  set(names "")
+  set(in_table OFF)
+  foreach(line IN LISTS lines)
+    if(line MATCHES "Ordinal/Name Pointer\\] Table")
+      set(in_table ON)
+    elseif(in_table AND line MATCHES "^[ \t]*\\[ *[0-9]+\\] ([^ \t]+)[ \t]*$")
+      list(APPEND names "${CMAKE_MATCH_1}")
+    elseif(in_table AND NOT line MATCHES "^[ \t]*$")
+      set(in_table OFF)
+    endif()
+  endforeach()
+  if(NOT names)
+    message(FATAL_ERROR "actk_read_exports: no export name table in ${lib}")
+  endif()
   list(REMOVE_DUPLICATES names)
   list(SORT names COMPARE STRING)
   set(${out} "${names}" PARENT_SCOPE)

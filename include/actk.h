@@ -12,6 +12,8 @@
 
 #if defined(_WIN32) && defined(ACTK_SHARED_BUILD)
 #define ACTK_API __declspec(dllexport)
+#elif defined(_WIN32)
+#define ACTK_API /* imported through the import library (libactk.dll.a) */
 #elif defined(__GNUC__) || defined(__clang__)
 #define ACTK_API __attribute__((visibility("default")))
 #else

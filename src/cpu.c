@@ -8,54 +8,40 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
+#include "platform/sysinfo.h"
+
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
+#include "platform/x86_cpuid.h"
 #define ACTK_X86 1
-#endif
-
-#if defined(__aarch64__) && defined(__linux__)
-#include <sys/auxv.h>
-#define ACTK_ARM64_LINUX 1
-/* the kernel's bits (asm/hwcap.h), named here so no kernel header is needed */
-#define ACTK_HWCAP_ASIMD (1ul << 1)
-#define ACTK_HWCAP2_BF16 (1ul << 14)
 #endif
 
 #ifdef ACTK_HAVE_LIBCPUID
 #include <libcpuid/libcpuid.h>
 #endif
 
-#ifdef ACTK_X86
-/* xgetbv is only legal once CPUID says OSXSAVE; callers check first. */
-static unsigned long long read_xcr0(void) {
-  unsigned lo, hi;
-  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-  return ((unsigned long long)hi << 32) | lo;
-}
-#endif
-
 void actk_cpu_read_raw(actk_cpu *out) {
   memset(out, 0, sizeof *out);
   out->source = "cpuid";
-  long online = sysconf(_SC_NPROCESSORS_ONLN);
-  out->logical_cpus = online > 0 ? (int)online : 0;
+  out->logical_cpus = actk_sys_logical_cpus();
 #ifdef ACTK_X86
-  unsigned a, b, c, d;
+  unsigned r[4]; /* eax, ebx, ecx, edx */
   out->is_x86 = 1;
-  if (!__get_cpuid(0, &a, &b, &c, &d)) return;
-  unsigned max_leaf = a;
-  memcpy(out->vendor + 0, &b, 4);
-  memcpy(out->vendor + 4, &d, 4);
-  memcpy(out->vendor + 8, &c, 4);
+  actk_cpuid(0, 0, r);
+  unsigned max_leaf = r[0];
+  memcpy(out->vendor + 0, &r[1], 4);
+  memcpy(out->vendor + 4, &r[3], 4);
+  memcpy(out->vendor + 8, &r[2], 4);
   out->vendor[12] = '\0';
-  __get_cpuid(1, &a, &b, &c, &d);
+  if (max_leaf < 1) return;
+  actk_cpuid(1, 0, r);
+  unsigned c = r[2];
   int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
   out->has_fma = (c >> 12) & 1;
   out->has_f16c = (c >> 29) & 1;
   if (max_leaf >= 7) {
-    __cpuid_count(7, 0, a, b, c, d);
+    actk_cpuid(7, 0, r);
+    unsigned b = r[1];
     out->has_avx2 = (b >> 5) & 1;
     out->has_avx512f = (b >> 16) & 1;
     out->has_avx512dq = (b >> 17) & 1;
@@ -63,27 +49,19 @@ void actk_cpu_read_raw(actk_cpu *out) {
     out->has_avx512vl = (b >> 31) & 1;
   }
   if (osxsave && avx) {
-    unsigned long long xcr0 = read_xcr0();
+    unsigned long long xcr0 = actk_xgetbv0();
     out->os_saves_ymm = (xcr0 & 0x6) == 0x6;   /* SSE and AVX state */
     out->os_saves_zmm = (xcr0 & 0xe6) == 0xe6; /* plus opmask, ZMM_Hi256, Hi16_ZMM */
   }
-  unsigned ext_max = 0;
-  __get_cpuid(0x80000000u, &ext_max, &b, &c, &d);
-  if (ext_max >= 0x80000004u) {
+  actk_cpuid(0x80000000u, 0, r);
+  if (r[0] >= 0x80000004u) {
     unsigned regs[12];
-    for (unsigned i = 0; i < 3; i++)
-      __get_cpuid(0x80000002u + i, &regs[4 * i], &regs[4 * i + 1], &regs[4 * i + 2],
-                  &regs[4 * i + 3]);
+    for (unsigned i = 0; i < 3; i++) actk_cpuid(0x80000002u + i, 0, &regs[4 * i]);
     memcpy(out->brand, regs, 48);
     out->brand[48] = '\0';
   }
 #endif
-#ifdef ACTK_ARM64_LINUX
-  out->is_arm64 = 1;
-  out->source = "auxv";
-  out->has_asimd = (getauxval(AT_HWCAP) & ACTK_HWCAP_ASIMD) != 0;
-  out->has_bf16 = (getauxval(AT_HWCAP2) & ACTK_HWCAP2_BF16) != 0;
-#endif
+  actk_sys_cpu_features(out);
 }
 
 uint32_t actk_cpu_features(const actk_cpu *c) {

@@ -30,6 +30,7 @@
 #include "fpenv.h"
 #include "plan.h"
 #include "platform/park.h"
+#include "platform/thread.h"
 #include "topology.h"
 #include "versioned.h"
 
@@ -88,7 +89,7 @@ struct actk_pool {
   unsigned backoff_max;
   int pin;
   atomic_uint fork_gen; /* g_fork_gen when set up; stored last (release) */
-  pthread_t *threads;
+  actk_thread *threads;
   worker_arg *args;
   int *cpus; /* one per allowed physical core, for pinning */
   int n_cpus;
@@ -133,7 +134,9 @@ static void atfork_child(void) {
   atomic_fetch_add(&g_fork_gen, 1);
   atomic_store(&g_default, NULL);
 }
-static void register_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }
+static void register_atfork(void) {
+  actk_thread_atfork(atfork_prepare, atfork_parent, atfork_child);
+}
 /* At load, and in any case before the default-pool lock is first taken: a
  * fork() while the first actk_pool_default() holds that lock must find the
  * handlers in place, or the child inherits the lock held, with nothing to
@@ -260,16 +263,8 @@ static void idle_wait(actk_pool *pool, unsigned seen) {
 }
 
 static void pin_self(actk_pool *pool, unsigned index) {
-#ifdef __linux__
   if (!pool->pin || pool->n_cpus <= 0) return;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(pool->cpus[index % (unsigned)pool->n_cpus], &set);
-  pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-#else
-  (void)pool;
-  (void)index;
-#endif
+  actk_thread_pin_self(pool->cpus[index % (unsigned)pool->n_cpus]);
 }
 
 static void *worker_main(void *p) {
@@ -464,17 +459,12 @@ static void pool_free_arrays(actk_pool *pool) {
   pool->cpus = NULL;
 }
 
-static int create_thread(pthread_t *t, void *(*fn)(void *), void *arg) {
+static int create_thread(actk_thread *t, void *(*fn)(void *), void *arg) {
   unsigned k = atomic_load(&g_fail_creates);
   while (k > 0 && !atomic_compare_exchange_weak(&g_fail_creates, &k, k - 1)) {
   }
   if (k > 0) return -1;
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, 256 * 1024); /* tasks need a few KiB */
-  int rc = pthread_create(t, &attr, fn, arg);
-  pthread_attr_destroy(&attr);
-  return rc;
+  return actk_thread_start(t, fn, arg, 256 * 1024); /* tasks need a few KiB */
 }
 
 /* Starts a reset pool's threads as cfg (validated) says. On an error no
@@ -510,7 +500,7 @@ static void pool_stop(actk_pool *pool) {
   atomic_store(&pool->shutdown, 1);
   atomic_fetch_add(&pool->epoch, 1);
   actk_park_wake_all(&pool->epoch);
-  for (unsigned i = 0; i < pool->n_workers; i++) pthread_join(pool->threads[i], NULL);
+  for (unsigned i = 0; i < pool->n_workers; i++) actk_thread_join(pool->threads[i]);
 }
 
 static actk_pool *pool_alloc(void) {
@@ -586,6 +576,7 @@ void actk_pool_destroy(actk_pool *pool) {
  * mid-call (they finish inline), and actk_pool_default() keeps returning the
  * stopped pool, which runs every call inline. */
 __attribute__((destructor)) static void default_pool_unload(void) {
+  if (actk_thread_process_exiting()) return; /* the workers are gone, their locks held */
   pthread_mutex_lock(&g_default_lock);
   g_unloading = 1;
   actk_pool *pool = atomic_load(&g_default);

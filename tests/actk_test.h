@@ -22,6 +22,26 @@
 #include <unistd.h>
 
 #include "actk.h"
+
+#ifdef __MINGW32__
+/* MinGW's gcc checks cmocka's print_message/print_error in MSVC's printf
+ * dialect (no %zu); the same output through MinGW's C99 printf
+ * (__USE_MINGW_ANSI_STDIO, CMakeLists.txt) and checked as C99. */
+__attribute__((format(gnu_printf, 1, 2))) static inline void test_print_(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  vprintf(f, ap);
+  va_end(ap);
+}
+__attribute__((format(gnu_printf, 1, 2))) static inline void test_eprint_(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  vfprintf(stderr, f, ap);
+  va_end(ap);
+}
+#define print_message test_print_
+#define print_error test_eprint_
+#endif
 #include "catalog.h"
 #include "harness.h"
 #include "reference.h"
@@ -141,7 +161,9 @@ static inline void test_on_fault(int sig) {
 static inline void test_watch_faults(void) {
   test_context[0] = '\0';
   test_cmocka_handler = signal(SIGSEGV, test_on_fault);
+#ifdef SIGBUS
   signal(SIGBUS, test_on_fault);
+#endif
 }
 
 /* ---- bits ---- */

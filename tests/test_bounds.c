@@ -11,8 +11,7 @@
  * Results of the guarded calls must also equal an ordinary call's. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS (glibc hides it under strict POSIX 2008) */
 #include "actk_test.h"
-
-#include <sys/mman.h>
+#include "test_os.h"
 
 #define MAX_LEN 70
 #define MAX_ESIZE 4     /* bytes per element of the widest type (f32) */
@@ -48,19 +47,18 @@ typedef struct guarded {
 } guarded;
 
 static void guarded_map(guarded *g) {
-  long ps = sysconf(_SC_PAGESIZE);
-  assert_true(ps > 0);
-  g->page = (size_t)ps;
-  void *p = mmap(NULL, 3 * g->page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  assert_true(p != MAP_FAILED);
+  g->page = test_page_size();
+  assert_true(g->page > 0);
+  void *p = test_pages_map(3 * g->page, 1);
+  assert_non_null(p);
   g->base = p;
   g->lo = g->base + g->page;
   g->hi = g->lo + g->page;
-  assert_int_equal(mprotect(g->base, g->page, PROT_NONE), 0);
-  assert_int_equal(mprotect(g->hi, g->page, PROT_NONE), 0);
+  assert_int_equal(test_pages_noaccess(g->base, g->page), 0);
+  assert_int_equal(test_pages_noaccess(g->hi, g->page), 0);
 }
 
-static void guarded_unmap(guarded *g) { munmap(g->base, 3 * g->page); }
+static void guarded_unmap(guarded *g) { test_pages_unmap(g->base, 3 * g->page); }
 
 /* n elements of es bytes ending at the guard page (at_end) or starting right after one */
 static unsigned char *guarded_place(const guarded *g, int at_end, size_t n, size_t es) {

@@ -23,10 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "actk.h"
+#include "test_os.h"
 
 #define CONTRACT_DECLARE(isa)                                                                      \
   size_t contract_##isa##_vlen(void);                                                              \
@@ -220,9 +220,9 @@ static void check_masks(const impl *m, size_t vlen) {
 
 /* A page of data followed by an inaccessible page: the k elements end at the boundary. */
 static void check_tails(const impl *m, size_t vlen) {
-  const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  char *mem = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (mem == MAP_FAILED || mprotect(mem + page, page, PROT_NONE)) abort();
+  const size_t page = test_page_size();
+  char *mem = test_pages_map(2 * page, 1);
+  if (!mem || test_pages_noaccess(mem + page, page)) abort();
   float *end = (float *)(void *)(mem + page);
   uint16_t *end16 = (uint16_t *)(void *)(mem + page);
   for (size_t k = 1; k < vlen; k++) {
@@ -262,7 +262,7 @@ static void check_tails(const impl *m, size_t vlen) {
             "%s vi_store_first_u16(k = %zu) element %zu = 0x%04x", m->name, k, j, d16[j]);
     m->store_first_u16(end16 - k, k, v);
   }
-  munmap(mem, 2 * page);
+  test_pages_unmap(mem, 2 * page);
 }
 
 static void on_segv(int sig) {

@@ -15,7 +15,9 @@
  * CPUID/XCR0 read here (every ISA this test knows the rule of) and with
  * libcpuid (AVX2 and FMA only: libcpuid 0.6.2 does not report AVX-512 on AMD
  * Zen 4, so its AVX-512 flags are not evidence). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, in test_os.h (glibc hides it under strict POSIX 2008) */
 #include "actk_test.h"
+#include "test_os.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -94,7 +96,7 @@ static void test_environment_choice(void **state) {
   float x = 0.5f, y;
   for (int a = 0; a < test_n_isa(); a++) {
     if ((actk_isa)a == active) continue;
-    setenv("ACTK_ISA", actk_isa_name((actk_isa)a), 1);
+    test_setenv("ACTK_ISA", actk_isa_name((actk_isa)a));
     assert_int_equal(actk_gelu_f32(NULL, &x, &y, 1), ACTK_OK);
     test_check(actk_isa_active() == active,
                "changing ACTK_ISA to %s after first use switched the isa to %s",
@@ -285,7 +287,7 @@ static void test_cpu_facts(void **state) {
 int main(int argc, char **argv) {
   if (argc > 1) g_setting = argv[1];
   /* before anything else (actk_isa_name, below, is a pure table lookup) */
-  if (!strcmp(g_setting, "unset")) unsetenv("ACTK_ISA");
+  if (!strcmp(g_setting, "unset")) test_unsetenv("ACTK_ISA");
   static const char *const known[] = {"unset", "empty", "auto", "bogus"};
   int ok = isa_named(g_setting) >= 0;
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) ok |= !strcmp(g_setting, known[i]);

@@ -6,8 +6,7 @@
  * facts: status strings, ISA names, forcing an unknown ISA. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "actk_test.h"
-
-#include <sys/mman.h>
+#include "test_os.h"
 
 #define LEN 64
 #define MAX_ESIZE 4 /* bytes per element of the widest type (f32) */
@@ -263,10 +262,9 @@ static void test_library_facts(void **state) {
 }
 
 int main(void) {
-  long page = sysconf(_SC_PAGESIZE);
-  unsigned char *m =
-      mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED || mprotect(m + page, (size_t)page, PROT_NONE) != 0) return 1;
+  size_t page = test_page_size();
+  unsigned char *m = test_pages_map(2 * page, 1);
+  if (!m || test_pages_noaccess(m + page, page) != 0) return 1;
   g_page_end = m + page;
   uint64_t s = 11;
   for (size_t i = 0; i < LEN; i++) {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "actk_test.h"
+#include "test_os.h"
 
 /* The caller's FP state, which a call must give back: x86's MXCSR (control
  * and flags), AArch64's FPCR and FPSR. */
@@ -74,11 +75,11 @@ static void check_all_modes(void **state) {
     test_check(call(op, x, g_want) == ACTK_OK, "%s: status", name);
     for (size_t m = 0; m < 3; m++) {
       fesetround(modes[m]);
-      feenableexcept(FE_INVALID | FE_OVERFLOW | FE_DIVBYZERO);
+      test_fp_traps(FE_INVALID | FE_OVERFLOW | FE_DIVBYZERO, 1);
       unsigned long long before = fp_state();
       actk_status st = call(op, x, g_got);
       unsigned long long after = fp_state();
-      fedisableexcept(FE_ALL_EXCEPT);
+      test_fp_traps(FE_ALL_EXCEPT, 0);
       fesetround(FE_TONEAREST);
       test_check(st == ACTK_OK, "%s: status under rounding mode %d", name, modes[m]);
       test_check(before == after, "%s: " FP_STATE " 0x%llx came back as 0x%llx", name, before,
@@ -134,9 +135,9 @@ static void check_pool(void **state) {
   test_check(actk_pool_create(&c, &pool) == ACTK_OK, "pool");
   test_check(actk_gelu_f32(NULL, x, want, 1 << 20) == ACTK_OK, "gelu");
   fesetround(FE_UPWARD);
-  feenableexcept(FE_INVALID | FE_OVERFLOW);
+  test_fp_traps(FE_INVALID | FE_OVERFLOW, 1);
   actk_status st = actk_gelu_f32(pool, x, got, 1 << 20);
-  fedisableexcept(FE_ALL_EXCEPT);
+  test_fp_traps(FE_ALL_EXCEPT, 0);
   fesetround(FE_TONEAREST);
   actk_pool_destroy(pool);
   test_check(st == ACTK_OK, "gelu on a pool: status");
@@ -180,11 +181,11 @@ static void check_rope_cache(void **state) {
     for (int k = 0; k < NC; k++) c[k] = s[k] = 1.5f;
     snprintf(test_context, sizeof test_context, "actk_rope_cache_f32, theta 0x%016llx, traps on",
              (unsigned long long)bad[i]);
-    feenableexcept(traps);
+    test_fp_traps(traps, 1);
     const unsigned long long before = fp_state();
     actk_status st = actk_rope_cache_f32(c, s, MAXP, RD, from_bits(bad[i]));
     const unsigned long long after = fp_state();
-    fedisableexcept(FE_ALL_EXCEPT);
+    test_fp_traps(FE_ALL_EXCEPT, 0);
     test_check(st == ACTK_ERR_INVALID_ARGUMENT,
                "cache, theta 0x%016llx: %s, want "
                "ACTK_ERR_INVALID_ARGUMENT",
@@ -200,11 +201,11 @@ static void check_rope_cache(void **state) {
     test_check(actk_rope_cache_f32(wc, ws, MAXP, RD, theta) == ACTK_OK, "cache, theta %a, no traps",
                theta);
     snprintf(test_context, sizeof test_context, "actk_rope_cache_f32, theta %a, traps on", theta);
-    feenableexcept(traps);
+    test_fp_traps(traps, 1);
     const unsigned long long before = fp_state();
     actk_status st = actk_rope_cache_f32(c, s, MAXP, RD, theta);
     const unsigned long long after = fp_state();
-    fedisableexcept(FE_ALL_EXCEPT);
+    test_fp_traps(FE_ALL_EXCEPT, 0);
     test_check(st == ACTK_OK, "cache, theta %a, traps on: %s", theta, test_status_name(st));
     test_check(before == after, "cache, theta %a: " FP_STATE " 0x%llx came back as 0x%llx", theta,
                before, after);

@@ -21,12 +21,14 @@
  *    and left unchanged, nested calls from inside tasks, bad configurations. */
 #define _GNU_SOURCE
 #include "actk_test.h"
+#include "test_os.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
 #include <time.h>
+#ifndef _WIN32
+#include <sys/wait.h>
+#endif
 #include <unistd.h>
 
 #include "plan.h"
@@ -543,21 +545,26 @@ static void test_rope(void **state) {
 static void test_small_call_never_reads_pool(void **state) {
   (void)state;
   test_watch_faults();
-  long page = sysconf(_SC_PAGESIZE);
-  void *p = mmap(NULL, (size_t)page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  assert_true(p != MAP_FAILED);
+  size_t page = test_page_size();
+  void *p = test_pages_map(page, 0);
+  assert_non_null(p);
   actk_pool *poison = p; /* any read of the pool faults */
   float x[256], y[256];
   for (size_t i = 0; i < 256; i++) x[i] = (float)i / 16.0f - 8.0f;
   for (size_t i = 0; i < actk_catalog_size; i++) {
     const actk_op_info *e = &actk_catalog[i];
     if (strcmp(e->type_name, "f32") != 0) continue;
-    snprintf(test_context, sizeof test_context, "%s, n=256, on a PROT_NONE pool", e->function);
+    snprintf(test_context, sizeof test_context, "%s, n=256, on an inaccessible pool", e->function);
     assert_int_equal(actk_op_call(e, poison, x, x, 16, y, 256, 0.5f), ACTK_OK);
   }
-  munmap(p, (size_t)page);
+  test_pages_unmap(p, page);
 }
 
+static int same_bits(const float *a, const float *b, size_t n) {
+  return memcmp(a, b, n * sizeof(float)) == 0;
+}
+
+#ifndef _WIN32
 /* ---- fork ---- */
 
 /* What the child checks, and the exit status for each failure. */
@@ -599,10 +606,6 @@ static const char *child_what(int code) {
     return "a large call on a new 2-thread pool in the child did not go parallel";
   }
   return "not one of the test's codes (a sanitizer report in the child?)";
-}
-
-static int same_bits(const float *a, const float *b, size_t n) {
-  return memcmp(a, b, n * sizeof(float)) == 0;
 }
 
 /* In the child: no cmocka, only an exit status. */
@@ -724,6 +727,15 @@ static void test_fork(void **state) {
   free(y);
   free(y2);
 }
+#else
+/* Windows has no fork(): a child process is a fresh CreateProcess that loads
+ * actk anew, with no pool and no lock inherited (docs/platforms.md). */
+static void test_fork(void **state) {
+  (void)state;
+  print_message("skipped: no fork() on Windows\n");
+  skip();
+}
+#endif
 
 /* ---- create / destroy ---- */
 
@@ -1113,7 +1125,7 @@ static void test_config(void **state) {
   s = actk_pool_create(NULL, &pool);
   test_check(s == ACTK_OK && pool, "NULL config: %s", test_status_name(s));
   unsigned def_threads = actk_pool_threads(pool);
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  long cpus = test_online_cpus();
   test_check(def_threads >= 1 && (long)def_threads <= cpus,
              "default pool size %u (online CPUs: %ld)", def_threads, cpus);
   actk_pool_destroy(pool);

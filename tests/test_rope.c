@@ -22,8 +22,7 @@
  *     tests/CMakeLists.txt). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS (glibc hides it under strict POSIX 2008) */
 #include "actk_test.h"
-
-#include <sys/mman.h>
+#include "test_os.h"
 
 #include "plan.h"   /* src/: actk_plan_split, the split as a pure function */
 #include "runner.h" /* src/: actk_runner_parallel_calls */
@@ -628,22 +627,20 @@ typedef struct guarded {
 } guarded;
 
 static void guarded_map(guarded *g, size_t bytes) {
-  long ps = sysconf(_SC_PAGESIZE);
-  assert_true(ps > 0);
-  g->page = (size_t)ps;
+  g->page = test_page_size();
+  assert_true(g->page > 0);
   g->pages = (bytes + g->page - 1) / g->page;
   if (g->pages == 0) g->pages = 1;
-  void *p = mmap(NULL, (g->pages + 2) * g->page, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  assert_true(p != MAP_FAILED);
+  void *p = test_pages_map((g->pages + 2) * g->page, 1);
+  assert_non_null(p);
   g->base = p;
   g->lo = g->base + g->page;
   g->hi = g->lo + g->pages * g->page;
-  assert_int_equal(mprotect(g->base, g->page, PROT_NONE), 0);
-  assert_int_equal(mprotect(g->hi, g->page, PROT_NONE), 0);
+  assert_int_equal(test_pages_noaccess(g->base, g->page), 0);
+  assert_int_equal(test_pages_noaccess(g->hi, g->page), 0);
 }
 
-static void guarded_unmap(guarded *g) { munmap(g->base, (g->pages + 2) * g->page); }
+static void guarded_unmap(guarded *g) { test_pages_unmap(g->base, (g->pages + 2) * g->page); }
 
 /* bytes ending at the upper guard (at_end) or starting right after the lower one */
 static void *guarded_place(const guarded *g, int at_end, size_t bytes) {
@@ -739,7 +736,7 @@ static union {
 #define E_COS (g_mem.f + 256)
 #define E_SIN (g_mem.f + 320)
 #define E_IDS (g_mem.i + 300)     /* floats 600 .. 611 */
-static unsigned char *g_noaccess; /* a PROT_NONE page */
+static unsigned char *g_noaccess; /* an inaccessible page */
 
 static void mem_fill(void) {
   uint64_t s = 77;
@@ -792,9 +789,8 @@ static void test_bad_arguments(void **state) {
   (void)state;
   const int n_isa = test_n_isa();
   test_watch_faults();
-  long ps = sysconf(_SC_PAGESIZE);
-  g_noaccess = mmap(NULL, (size_t)ps, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  assert_true(g_noaccess != (void *)MAP_FAILED);
+  g_noaccess = test_pages_map(test_page_size(), 0);
+  assert_non_null(g_noaccess);
   float *na = (float *)(void *)g_noaccess;
   int64_t *na_ids = (int64_t *)(void *)g_noaccess;
 
@@ -987,7 +983,7 @@ static void test_bad_arguments(void **state) {
     }
   }
   test_context[0] = '\0';
-  munmap(g_noaccess, (size_t)ps);
+  test_pages_unmap(g_noaccess, test_page_size());
 }
 
 /* ---- 6. the caches ---- */

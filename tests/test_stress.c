@@ -26,6 +26,7 @@
  * watchdog's deadline per scenario. */
 #define _GNU_SOURCE
 #include "actk_test.h"
+#include "test_os.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -255,7 +256,7 @@ static void dump_and_die(scenario *sc) {
 static void *watchdog_main(void *p) {
   scenario *sc = p;
   struct timespec until;
-  clock_gettime(CLOCK_MONOTONIC, &until);
+  clock_gettime(TEST_COND_CLOCK, &until);
   until.tv_sec += (time_t)sc->deadline_s;
   pthread_mutex_lock(&sc->lock);
   while (!sc->finished) {
@@ -295,7 +296,7 @@ static void run_scenario(unsigned n_apps, unsigned spin_us, unsigned pool_thread
   atomic_init(&sc.phase, "creating the pool");
   pthread_condattr_t ca;
   pthread_condattr_init(&ca);
-  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_condattr_setclock(&ca, TEST_COND_CLOCK);
   pthread_cond_init(&sc.cond, &ca);
   pthread_condattr_destroy(&ca);
   pthread_mutex_init(&sc.lock, NULL);

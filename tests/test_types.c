@@ -32,10 +32,10 @@
  * (with starts 21841 apart the tails fell only on tiny, huge and NaN inputs,
  * where truncating is exact: tanh and sigmoid passed). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "actk_test.h"
+#include "test_os.h"
 #include "exact.h"
 #include "readme_table.h"
 #include "runner.h"
@@ -552,11 +552,10 @@ static void check_offsets(void **state) {
       }
     }
   /* a tail that ends at an inaccessible page: nothing past n is read or written */
-  long page = sysconf(_SC_PAGESIZE);
-  char *map =
-      mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  assert_true(map != MAP_FAILED);
-  assert_int_equal(mprotect(map + page, (size_t)page, PROT_NONE), 0);
+  size_t page = test_page_size();
+  char *map = test_pages_map(2 * page, 1);
+  assert_non_null(map);
+  assert_int_equal(test_pages_noaccess(map + page, page), 0);
   test_watch_faults();
   for (size_t n = 1; n <= 40; n++) {
     uint16_t *xe = (uint16_t *)(void *)(map + page) - n;
@@ -567,7 +566,7 @@ static void check_offsets(void **state) {
       test_check(xe[i] == full[12345 + i], "%s: n=%zu at a page end: element %zu differs", tc->name,
                  n, i);
   }
-  munmap(map, 2 * (size_t)page);
+  test_pages_unmap(map, 2 * page);
   free(full);
   free(y);
 }

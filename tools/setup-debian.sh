@@ -46,8 +46,8 @@ group_doc[aarch64]="the AArch64 cross build and its tests under qemu-user (.ci/r
 # the target's libraries the tests and tools link (multiarch; libc6 and
 # libstdc++6 for the emulator's loader: cmake/aarch64-linux-gnu.cmake)
 group_pkgs[aarch64]="gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static libc6:arm64 libstdc++6:arm64 libcmocka-dev:arm64 libmpfr-dev:arm64"
-group_doc[windows]="the Windows build (MinGW-w64) and its tests under Wine"
-group_pkgs[windows]="gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine64"
+group_doc[windows]="the Windows build (MinGW-w64, posix flavour: winpthreads) and its tests under Wine; dpkg-dev and m4 build cmocka/GMP/MPFR from Debian's sources (tools/build-mingw-deps.sh; a deb-src entry is added)"
+group_pkgs[windows]="gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine wine64 dpkg-dev m4 cmake"
 all_groups=(default bench lint python rust ci aarch64 windows)
 ci_groups=(default bench lint python rust ci)
 
@@ -137,6 +137,19 @@ for p in "${packages[@]}"; do
 done
 # a package in two groups once
 mapfile -t missing < <(printf '%s\n' "${missing[@]+"${missing[@]}"}" | awk 'NF && !seen[$0]++')
+
+# windows: apt-get source (tools/build-mingw-deps.sh) needs a deb-src entry
+# for Debian's main archive (deb822, as Debian 12's debian.sources)
+if [[ " ${chosen[*]} " == *" windows "* ]] &&
+  ! grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  say "adding /etc/apt/sources.list.d/actk-deb-src.sources (deb-src, bookworm main)"
+  sudo_cmd=()
+  [[ "$(id -u)" == 0 ]] || sudo_cmd=(sudo)
+  printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm' \
+    'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+    "${sudo_cmd[@]}" tee /etc/apt/sources.list.d/actk-deb-src.sources >/dev/null
+  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+fi
 
 if ((${#missing[@]} == 0)); then
   say "groups ${chosen[*]}: all ${#packages[@]} packages already installed"

@@ -15,16 +15,14 @@
 #include "vec_contract.h"
 
 /* x + b with x's NaN first; NaN + 0 is x quieted. */
-ACTK_INLINE vf bias_add(vf x, vf b) {
-  return vf_add(x, vf_keep(vm_le(x, vf_splat(__builtin_inff())), b));
-}
+ACTK_INLINE vf bias_add(vf x, vf b) { return vf_add(x, vf_keep(vm_le(x, vf_splat(INFINITY)), b)); }
 
 /* bias_any_nan_<type>(b, len): whether any of b[0..len) is NaN (-inf <=
  * +inf; a NaN compares false; the masked tail load fills with 0). One per
  * element type (src/kernels/instantiate.h expands it). */
 #define ACTK_BIAS_ANY_NAN(type, T)                                                                 \
   ACTK_INLINE int bias_any_nan_##type(const T *b, size_t len) {                                    \
-    const vf inf = vf_splat(__builtin_inff());                                                     \
+    const vf inf = vf_splat(INFINITY);                                                             \
     size_t j = 0;                                                                                  \
     for (; j + VLEN <= len; j += VLEN)                                                             \
       if (!vm_all(vm_le(vf_load_##type(b + j), inf))) return 1;                                    \

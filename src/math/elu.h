@@ -32,8 +32,7 @@
 /* alpha finite and >= 2^-100 (every lane: alpha is splatted): then alpha 2^n is a normal float
  * for every n the cores reach (n >= -25), so exact. A smaller alpha takes the rare path. */
 ACTK_INLINE int elu_alpha_plain(vf alpha) {
-  return vm_all(
-      vm_and(vm_le(vf_splat(0x1p-100f), alpha), vm_lt(alpha, vf_splat(__builtin_inff()))));
+  return vm_all(vm_and(vm_le(vf_splat(0x1p-100f), alpha), vm_lt(alpha, vf_splat(INFINITY))));
 }
 
 /* Another alpha: the x <= 0 half from ye with its zero and NaN lanes rebuilt (see above; ye * inf
@@ -42,7 +41,7 @@ ACTK_INLINE int elu_alpha_plain(vf alpha) {
  * from elu(+2^-149) for alpha < 0. min(bits(x), bits(x) - 1), as int32, has its sign bit set
  * exactly for x <= 0 (+0: -1; -0: INT32_MIN; negative NaNs included). */
 ACTK_INLINE vf elu_rare(vf x, vf alpha, vf ye) {
-  const vf sign = vf_splat(-0.0f), dnan = vf_splat(__builtin_nanf(""));
+  const vf sign = vf_splat(-0.0f), dnan = vf_splat(actk_qnanf());
   /* at and below the clamp the result is -alpha exactly (e^x < 2^-25.2: alpha (1 - e^x) rounds
    * to alpha for every alpha), which alpha 2^n, inexact for a tiny alpha, would miss (fuzz_bits:
    * alpha 0x1.fffd06p-124 at -inf gave a float off by one) */
@@ -50,7 +49,7 @@ ACTK_INLINE vf elu_rare(vf x, vf alpha, vf ye) {
   vf z = vf_mul(alpha, vf_max(vf_splat(-1.0f), x));
   vf zs = vf_select(vm_eq(ye, vf_splat(0.0f)), vf_and(z, sign), z);
   zs = vf_select(vm_isnan(z), dnan, zs);
-  vf e = vf_select(vm_isnan(vf_mul(ye, vf_splat(__builtin_inff()))), zs, ye);
+  vf e = vf_select(vm_isnan(vf_mul(ye, vf_splat(INFINITY))), zs, ye);
   vi b = vf_bits(x);
   vf nonpos = vi_bits(vi_min(b, vi_sub(b, vi_splat(1))));
   return ACTK_NAN_PASSTHROUGH(x, vf_select_sign(nonpos, e, x));

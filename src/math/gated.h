@@ -16,7 +16,7 @@
 
 /* p = a * up where p is NaN: the lanes by the rule above */
 ACTK_INLINE vf gated_nan(vf a, vf up, vf p) {
-  vf q = vf_select(vm_isnan(up), vf_add(up, up), vf_splat(__builtin_nanf("")));
+  vf q = vf_select(vm_isnan(up), vf_add(up, up), vf_splat(actk_qnanf()));
   q = vf_select(vm_isnan(a), a, q);
   return vf_select(vm_isnan(p), q, p);
 }

@@ -49,7 +49,7 @@ ACTK_INLINE vf gelu16_f16_v(vf x) {
   g = vf_fma(g, t, vf_splat(ACTK_GELU_F16_G1));
   g = vf_fma(g, t, vf_splat(ACTK_GELU_F16_G0));
   vf y = gelu16_of(x, t, g);
-  vm fast = vm_ge(x, vf_splat(-__builtin_inff())); /* every lane but NaN */
+  vm fast = vm_ge(x, vf_splat(-INFINITY)); /* every lane but NaN */
   if (vm_all(fast)) return y;
   return vf_select(fast, y, gelu_v(x));
 }

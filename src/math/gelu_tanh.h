@@ -48,7 +48,7 @@ ACTK_INLINE vf gelu_tanh_v(vf x) {
   if (vm_all(fast)) return yf;
   logistic_e e = logistic_e_general(zh, zsub, -150.0f); /* k >= -117 */
   vf y = vf_or(scale_down(logistic_div(xn, zh, e.eh, e.el), e.k), vf_and(x, sign));
-  y = vf_select(vm_ge(x, vf_splat(__builtin_inff())), x, y);
+  y = vf_select(vm_ge(x, vf_splat(INFINITY)), x, y);
   return vf_select(fast, yf, ACTK_NAN_PASSTHROUGH(x, y));
 }
 

@@ -60,7 +60,7 @@ ACTK_INLINE vf half_tie_fix(vf x, vf y, vm m, vf dir) {
  * odd, else its neighbour toward zero: (bits - 1) | 1 is both. */
 ACTK_INLINE vf x_tie_fix(vf x, vf y) {
   const vf ax = vf_andnot(vf_splat(-0.0f), x);
-  const vm big = vm_and(vm_lt(vf_splat(1.0f), ax), vm_lt(ax, vf_splat(__builtin_inff())));
+  const vm big = vm_and(vm_lt(vf_splat(1.0f), ax), vm_lt(ax, vf_splat(INFINITY)));
   const vf ro = vf_or(vi_bits(vi_sub(vf_bits(y), vi_splat(1))), vi_bits(vi_splat(1)));
   return vf_select(vm_and(vm_eq(y, x), big), ro, y);
 }

@@ -78,7 +78,7 @@ ACTK_INLINE vf mish_v(vf x) {
   vi k = vf_bits(vf_select_sign(x, vi_bits(vi_sub(n, n1)), zero)); /* x >= 0: v's scale unused */
   vf y = vf_or(scale_down(mish_core(x, v.eh, v.el), k), xs);
   /* +-inf: the limits +inf and -0 (the core forms inf * 0) */
-  vm inf = vm_eq(a, vf_splat(__builtin_inff()));
+  vm inf = vm_eq(a, vf_splat(INFINITY));
   y = vf_select(inf, vf_select_sign(x, xs, x), y);
   return ACTK_NAN_PASSTHROUGH(x, y);
 }

@@ -19,7 +19,7 @@
  * for that implementation, so payloads cannot be kept identical across
  * implementations. (So every NaN a RoPE kernel stores is that one, with a
  * zero low half: the stores are the _q ones of the vector contract.) */
-ACTK_INLINE vf rope_nan(vf y) { return vf_select(vm_isnan(y), vf_splat(__builtin_nanf("")), y); }
+ACTK_INLINE vf rope_nan(vf y) { return vf_select(vm_isnan(y), vf_splat(actk_qnanf()), y); }
 
 /* a c - fl(b s) and b c + fl(a s), one fma each (vf_fms: a c - fl(b s) with one
  * rounding, the value of a c + fl(b (-s)) without negating s); the NaN lanes

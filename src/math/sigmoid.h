@@ -42,14 +42,14 @@ ACTK_INLINE vf swish_of(vf x, vf zh, vf zsub, vf fast_y) {
   logistic_e e = logistic_e_general(zh, zsub, -193.5f);
   vf y = vf_or(scale_down(logistic_div(x, zh, e.eh, e.el), e.k), vf_and(x, sign));
   /* x = +-inf with z = +-inf: the limits are x (z > 0) and a signed zero */
-  const vf inf = vf_splat(__builtin_inff());
+  const vf inf = vf_splat(INFINITY);
   /* both infinite; a NaN zh (alpha NaN, or 0 * inf) is not (vf_min passes it) */
   vm special = vm_ge(vf_min(vf_and(x, abs_mask), vf_and(zh, abs_mask)), inf);
   vf lim = vf_select_sign(zh, vf_and(x, sign), x);
   y = vf_select(special, lim, y);
   /* a NaN that x did not bring (alpha NaN, or 0 * inf) is the default NaN:
    * its sign would otherwise depend on each implementation's operand order */
-  y = vf_select(vm_isnan(y), vf_splat(__builtin_nanf("")), y);
+  y = vf_select(vm_isnan(y), vf_splat(actk_qnanf()), y);
   return vf_select(fast, yf, ACTK_NAN_PASSTHROUGH(x, y));
 }
 

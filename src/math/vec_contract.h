@@ -143,11 +143,28 @@
 #define ACTK_NOINLINE __attribute__((noinline))
 /* A branch taken for rare lanes only: its code goes out of the loop's line. */
 #define ACTK_UNLIKELY(c) __builtin_expect(!!(c), 0)
+#elif defined(_MSC_VER) /* untested (docs/platforms.md) */
+#define ACTK_INLINE static __forceinline
+#define ACTK_NOINLINE __declspec(noinline)
+#define ACTK_UNLIKELY(c) (c)
 #else
 #define ACTK_INLINE static inline
 #define ACTK_NOINLINE
 #define ACTK_UNLIKELY(c) (c)
 #endif
+
+#include <math.h> /* INFINITY */
+#include <stdint.h>
+#include <string.h>
+
+/* The one quiet NaN every arm returns, 0x7fc00000, in standard C (C's NAN
+ * is not it everywhere: MSVC's is INFINITY * 0, the negative one). */
+ACTK_INLINE float actk_qnanf(void) {
+  const uint32_t u = 0x7fc00000u;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
 
 /* NaN in, the same NaN out (quieted, sign and payload kept) on every implementation, for
  * ops with an fnma on a path a NaN can reach (in their rare-lane path: NaN

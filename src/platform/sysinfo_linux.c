@@ -1,14 +1,39 @@
-/* Physical cores in the affinity mask, from Linux sysfs. libcpuid counts the
- * machine's cores, not the ones a container or taskset lets us use. */
+/* Linux: physical cores in the affinity mask from sysfs (libcpuid counts the
+ * machine's cores, not the ones a container or taskset lets us use), the
+ * online CPUs, and AArch64's features from the auxiliary vector. */
 #define _GNU_SOURCE
-#include "topology.h"
+#include "../topology.h"
+#include "sysinfo.h"
 
-#include <sched.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
-#ifdef __linux__
+#ifdef __aarch64__
+#include <sys/auxv.h>
+/* the kernel's bits (asm/hwcap.h), named here so no kernel header is needed */
+#define ACTK_HWCAP_ASIMD (1ul << 1)
+#define ACTK_HWCAP2_BF16 (1ul << 14)
+#endif
+
+int actk_sys_logical_cpus(void) {
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  return online > 0 && online <= INT_MAX ? (int)online : 0;
+}
+
+void actk_sys_cpu_features(actk_cpu *c) {
+#ifdef __aarch64__
+  c->is_arm64 = 1;
+  c->source = "auxv";
+  c->has_asimd = (getauxval(AT_HWCAP) & ACTK_HWCAP_ASIMD) != 0;
+  c->has_bf16 = (getauxval(AT_HWCAP2) & ACTK_HWCAP2_BF16) != 0;
+#else
+  (void)c;
+#endif
+}
+
 static int read_int(const char *fmt, int cpu) {
   char path[128], buf[32];
   snprintf(path, sizeof path, fmt, cpu);
@@ -21,11 +46,9 @@ static int read_int(const char *fmt, int cpu) {
   long v = strtol(buf, &end, 10);
   return (end == buf || v < 0 || v > INT_MAX) ? -1 : (int)v;
 }
-#endif
 
 int actk_topology_core_cpus(int *cpus, int max) {
   int n = 0;
-#ifdef __linux__
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) != 0) {
     cpus[0] = 0;
@@ -45,7 +68,6 @@ int actk_topology_core_cpus(int *cpus, int max) {
     core[n] = c;
     cpus[n++] = cpu;
   }
-#endif
   if (n == 0 && max > 0) {
     cpus[0] = 0;
     n = 1;
