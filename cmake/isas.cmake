@@ -22,6 +22,9 @@ endif()
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/actk.h)
 
 # <isa>: architecture, implementation file, its flags (space-separated)
+# (GCC/clang spelling; an MSVC branch, not written: docs/platforms.md, would
+# give avx2 "/arch:AVX2" (it implies FMA and F16C), avx512 "/arch:AVX512"
+# (F, CD, BW, DQ, VL), neon none)
 set(actk_isa_scalar any src/scalar/impl_scalar.c "")
 set(actk_isa_avx2 X86 src/x86/impl_avx2.c "-mavx2 -mfma -mf16c")
 set(actk_isa_avx512 X86 src/x86/impl_avx512.c

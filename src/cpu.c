@@ -5,11 +5,11 @@
 #include "cpu.h"
 #include "topology.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "platform/sysinfo.h"
+#include "platform/thread.h"
 
 #if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
 #include "platform/x86_cpuid.h"
@@ -88,7 +88,7 @@ uint32_t actk_cpu_features(const actk_cpu *c) {
 }
 
 static actk_cpu g_cpu;
-static pthread_once_t g_cpu_once = PTHREAD_ONCE_INIT;
+static actk_once_flag g_cpu_once = ACTK_ONCE_INIT;
 
 #ifdef ACTK_HAVE_LIBCPUID
 static void quiet(const char *msg) { (void)msg; }
@@ -116,6 +116,6 @@ static void cpu_init(void) {
 }
 
 const actk_cpu *actk_cpu_get(void) {
-  pthread_once(&g_cpu_once, cpu_init);
+  actk_once(&g_cpu_once, cpu_init);
   return &g_cpu;
 }

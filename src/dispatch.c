@@ -3,13 +3,13 @@
  * features): there is no per-ISA code here. */
 #include "dispatch.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu.h"
+#include "platform/thread.h"
 
 /* The implementations this build has. */
 static const actk_impl *const g_impls[] = {
@@ -31,7 +31,7 @@ static const actk_isa_facts g_known[] = ACTK_ALL_ISA_FACTS;
 static const char *const g_feature_names[ACTK_N_FEATURES] = ACTK_FEATURE_NAMES;
 
 static _Atomic(const actk_impl *) g_active;
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static actk_once_flag g_once = ACTK_ONCE_INIT;
 static char g_auto_reason[192];        /* written once, under g_once */
 static _Atomic(const char *) g_reason; /* g_auto_reason or one of g_forced_reason */
 /* "actk_isa_force(<name>)" per known set, written once under g_once (a
@@ -118,7 +118,7 @@ static void choose(void) {
 }
 
 const actk_impl *actk_dispatch_active(void) {
-  pthread_once(&g_once, choose);
+  actk_once(&g_once, choose);
   return atomic_load_explicit(&g_active, memory_order_acquire);
 }
 
@@ -152,7 +152,7 @@ actk_status actk_isa_force(actk_isa isa) {
 }
 
 static char g_summary[256];
-static pthread_once_t g_summary_once = PTHREAD_ONCE_INIT;
+static actk_once_flag g_summary_once = ACTK_ONCE_INIT;
 
 static void fill_summary(void) {
   const actk_cpu *c = actk_cpu_get();
@@ -177,6 +177,6 @@ static void fill_summary(void) {
 }
 
 const char *actk_cpu_summary(void) {
-  pthread_once(&g_summary_once, fill_summary);
+  actk_once(&g_summary_once, fill_summary);
   return g_summary;
 }

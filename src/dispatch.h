@@ -4,7 +4,7 @@
 
 #include "impl.h"
 
-/* The active implementation. The first call chooses it (pthread_once);
+/* The active implementation. The first call chooses it (actk_once);
  * later calls are one atomic load. Never NULL. */
 const actk_impl *actk_dispatch_active(void);
 

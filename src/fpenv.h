@@ -23,7 +23,7 @@ typedef struct {
   unsigned saved_status; /* AArch64: FPSR (x86 keeps its flags in MXCSR) */
 } actk_fpenv;
 
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
 #include <xmmintrin.h>
 
 #define ACTK_MXCSR_FTZ_DAZ 0x8040u /* flush-to-zero, denormals-are-zero */
@@ -43,7 +43,7 @@ static inline actk_fpenv actk_fpenv_enter(void) {
 static inline void actk_fpenv_leave(actk_fpenv e) {
   if (e.changed) actk_fpcsr_set(e.saved);
 }
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) || defined(_M_ARM64)
 #include <stdint.h>
 
 /* FPCR's bits a call sets to the IEEE default (0): FEAT_AFP's AH and NEP
@@ -54,6 +54,23 @@ static inline void actk_fpenv_leave(actk_fpenv e) {
  * FEAT_AFP's FIZ (0: inputs flushed); the others (FZ16 ...) are left alone. */
 #define ACTK_FPCR_FORCED 0x06c09f06u
 
+/* The registers, per compiler: GCC and clang through inline asm, MSVC
+ * through its system-register intrinsics (untested: docs/platforms.md). */
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+/* ARM64_SYSREG(op0 3, op1 3, CRn 4, CRm 4, op2 0 / 1), as <winnt.h> names
+ * them; spelled out so this header needs no <windows.h> */
+#ifndef ARM64_FPCR
+#define ARM64_FPCR 0x5A20
+#endif
+#ifndef ARM64_FPSR
+#define ARM64_FPSR 0x5A21
+#endif
+static inline actk_fpcsr actk_fpcsr_get(void) { return (actk_fpcsr)_ReadStatusReg(ARM64_FPCR); }
+static inline void actk_fpcsr_set(actk_fpcsr c) { _WriteStatusReg(ARM64_FPCR, (__int64)c); }
+static inline unsigned actk_fpsr_get(void) { return (unsigned)_ReadStatusReg(ARM64_FPSR); }
+static inline void actk_fpsr_set(unsigned s) { _WriteStatusReg(ARM64_FPSR, (__int64)s); }
+#else
 static inline actk_fpcsr actk_fpcsr_get(void) {
   uint64_t r;
   __asm__ volatile("mrs %0, fpcr" : "=r"(r));
@@ -72,6 +89,7 @@ static inline void actk_fpsr_set(unsigned s) {
   uint64_t r = s;
   __asm__ volatile("msr fpsr, %0" : : "r"(r) : "memory");
 }
+#endif
 
 /* Written only when a forced bit is set; then the caller's FPSR (its
  * cumulative exception flags) comes back with its FPCR, as x86's MXCSR. */

@@ -21,7 +21,6 @@
 #define _GNU_SOURCE
 #include "pool.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,14 +28,18 @@
 
 #include "fpenv.h"
 #include "plan.h"
+#include "platform/load_hooks.h"
 #include "platform/park.h"
 #include "platform/thread.h"
 #include "topology.h"
 #include "versioned.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <xmmintrin.h>
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
+#include <immintrin.h> /* _mm_pause: GCC has it in xmmintrin.h, MSVC in emmintrin.h */
 static inline void cpu_pause(void) { _mm_pause(); }
+#elif defined(_M_ARM64) && defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+static inline void cpu_pause(void) { __yield(); }
 #elif defined(__aarch64__)
 static inline void cpu_pause(void) { __asm__ volatile("yield"); }
 #else
@@ -93,7 +96,7 @@ struct actk_pool {
   worker_arg *args;
   int *cpus; /* one per allowed physical core, for pinning */
   int n_cpus;
-  pthread_mutex_t lock;
+  actk_mutex lock;
   actk_job *head, *tail;
   atomic_uint epoch; /* the word idle workers park on */
   atomic_int sleepers;
@@ -116,21 +119,21 @@ static atomic_uint g_fail_creates; /* test hook */
  * the lock, stops it from being set up again once unloading began. */
 static actk_pool g_default_storage;
 static _Atomic(actk_pool *) g_default;
-static pthread_mutex_t g_default_lock = PTHREAD_MUTEX_INITIALIZER;
+static actk_mutex g_default_lock = ACTK_MUTEX_INIT;
 static int g_unloading;
-static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
+static actk_once_flag g_atfork_once = ACTK_ONCE_INIT;
 typedef void (*test_hook_fn)(void);
 static _Atomic(test_hook_fn) g_default_hook; /* test hook */
 
-static void atfork_prepare(void) { pthread_mutex_lock(&g_default_lock); }
-static void atfork_parent(void) { pthread_mutex_unlock(&g_default_lock); }
+static void atfork_prepare(void) { actk_mutex_lock(&g_default_lock); }
+static void atfork_parent(void) { actk_mutex_unlock(&g_default_lock); }
 /* The child has none of the parent's workers: pools from before the fork run
  * jobs inline from now on, and the default pool is made anew on first use.
  * The forking thread holds the lock (atfork_prepare) and is the child's only
  * thread, so it unlocks it (re-initialising a locked mutex is undefined, and
  * TSan then reports the child's next lock as a double lock). */
 static void atfork_child(void) {
-  pthread_mutex_unlock(&g_default_lock);
+  actk_mutex_unlock(&g_default_lock);
   atomic_fetch_add(&g_fork_gen, 1);
   atomic_store(&g_default, NULL);
 }
@@ -141,9 +144,7 @@ static void register_atfork(void) {
  * fork() while the first actk_pool_default() holds that lock must find the
  * handlers in place, or the child inherits the lock held, with nothing to
  * reset it, and hangs in its own actk_pool_default(). */
-__attribute__((constructor)) static void pool_load(void) {
-  pthread_once(&g_atfork_once, register_atfork);
-}
+ACTK_ON_LOAD(pool_load) { actk_once(&g_atfork_once, register_atfork); }
 
 void actk_pool_test_fail_thread_creates(unsigned k) { atomic_store(&g_fail_creates, k); }
 void actk_pool_test_default_hook(void (*hook)(void)) { atomic_store(&g_default_hook, hook); }
@@ -199,7 +200,7 @@ static void run_tasks(actk_job *job) {
 /* The oldest job with unclaimed tasks, with a reference taken; fully claimed
  * jobs are dropped from the queue on the way. */
 static actk_job *acquire_job(actk_pool *pool) {
-  pthread_mutex_lock(&pool->lock);
+  actk_mutex_lock(&pool->lock);
   actk_job *job = pool->head;
   while (job && atomic_load_explicit(&job->next, memory_order_relaxed) >= job->n) {
     job->queued = 0;
@@ -210,12 +211,12 @@ static actk_job *acquire_job(actk_pool *pool) {
     pool->tail = NULL;
   else
     atomic_fetch_add_explicit(&job->refs, 1, memory_order_relaxed);
-  pthread_mutex_unlock(&pool->lock);
+  actk_mutex_unlock(&pool->lock);
   return job;
 }
 
 static void unlink_job(actk_pool *pool, actk_job *job) {
-  pthread_mutex_lock(&pool->lock);
+  actk_mutex_lock(&pool->lock);
   if (job->queued) {
     actk_job **p = &pool->head, *prev = NULL;
     while (*p != job) {
@@ -226,7 +227,7 @@ static void unlink_job(actk_pool *pool, actk_job *job) {
     if (pool->tail == job) pool->tail = prev;
     job->queued = 0;
   }
-  pthread_mutex_unlock(&pool->lock);
+  actk_mutex_unlock(&pool->lock);
 }
 
 /* An idle worker: spin for spin_ns while the epoch stays at seen, then park
@@ -373,13 +374,13 @@ void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n) {
   job.queued = 1;
   /* The queue holds a pointer to this stack frame until unlink_job below, and
    * no worker touches the job after refs drops to 0, which we wait for. */
-  pthread_mutex_lock(&pool->lock);
+  actk_mutex_lock(&pool->lock);
   if (pool->tail)
     pool->tail->next_job = &job; // cppcheck-suppress autoVariables
   else
     pool->head = &job; // cppcheck-suppress autoVariables
   pool->tail = &job;   // cppcheck-suppress autoVariables
-  pthread_mutex_unlock(&pool->lock);
+  actk_mutex_unlock(&pool->lock);
   atomic_fetch_add(&pool->epoch, 1);
   int sleeping = atomic_load(&pool->sleepers);
   if (sleeping > 0)
@@ -434,7 +435,7 @@ static void pool_reset(actk_pool *pool) {
   pool->args = NULL;
   pool->cpus = NULL;
   pool->n_cpus = 0;
-  pthread_mutex_init(&pool->lock, NULL);
+  actk_mutex_init(&pool->lock);
   pool->head = pool->tail = NULL;
   atomic_store_explicit(&pool->epoch, 0, memory_order_relaxed);
   atomic_store_explicit(&pool->sleepers, 0, memory_order_relaxed);
@@ -504,7 +505,7 @@ static void pool_stop(actk_pool *pool) {
 }
 
 static actk_pool *pool_alloc(void) {
-  pthread_once(&g_atfork_once, register_atfork);
+  actk_once(&g_atfork_once, register_atfork);
   actk_pool *pool = calloc(1, sizeof *pool);
   if (pool) pool_reset(pool);
   return pool;
@@ -531,7 +532,7 @@ actk_status actk_pool_create(const actk_pool_config *config, actk_pool **out) {
   if (!pool) return ACTK_ERR_OUT_OF_MEMORY;
   actk_status st = pool_start(pool, &cfg);
   if (st != ACTK_OK) {
-    pthread_mutex_destroy(&pool->lock);
+    actk_mutex_destroy(&pool->lock);
     pool_free(pool);
     return st;
   }
@@ -565,7 +566,7 @@ void actk_pool_destroy(actk_pool *pool) {
    * be held by a thread that no longer exists. Free only. */
   if (!pool_is_stale(pool)) {
     pool_stop(pool);
-    pthread_mutex_destroy(&pool->lock);
+    actk_mutex_destroy(&pool->lock);
   }
   pool_free(pool);
 }
@@ -575,12 +576,12 @@ void actk_pool_destroy(actk_pool *pool) {
  * call can touch is freed: exit() runs this while other threads may be
  * mid-call (they finish inline), and actk_pool_default() keeps returning the
  * stopped pool, which runs every call inline. */
-__attribute__((destructor)) static void default_pool_unload(void) {
+ACTK_ON_UNLOAD(default_pool_unload) {
   if (actk_thread_process_exiting()) return; /* the workers are gone, their locks held */
-  pthread_mutex_lock(&g_default_lock);
+  actk_mutex_lock(&g_default_lock);
   g_unloading = 1;
   actk_pool *pool = atomic_load(&g_default);
-  pthread_mutex_unlock(&g_default_lock);
+  actk_mutex_unlock(&g_default_lock);
   if (!pool) return;
   pool_stop(pool);
   pool_free_arrays(pool); /* only the workers and their joiner use them */
@@ -607,14 +608,14 @@ static actk_pool *default_pool_setup(void) {
 actk_pool *actk_pool_default(void) {
   actk_pool *pool = atomic_load_explicit(&g_default, memory_order_acquire);
   if (pool) return pool;
-  pthread_once(&g_atfork_once, register_atfork); /* if called before pool_load ran */
-  pthread_mutex_lock(&g_default_lock);
+  actk_once(&g_atfork_once, register_atfork); /* if called before pool_load ran */
+  actk_mutex_lock(&g_default_lock);
   test_hook_fn hook = atomic_load_explicit(&g_default_hook, memory_order_relaxed);
   if (hook) hook();
   pool = atomic_load_explicit(&g_default, memory_order_relaxed);
   if (!pool && !g_unloading && (pool = default_pool_setup()) != NULL)
     atomic_store_explicit(&g_default, pool, memory_order_release);
-  pthread_mutex_unlock(&g_default_lock);
+  actk_mutex_unlock(&g_default_lock);
   return pool;
 }
 

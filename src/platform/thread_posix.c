@@ -33,3 +33,10 @@ void actk_thread_atfork(void (*prepare)(void), void (*parent)(void), void (*chil
 }
 
 int actk_thread_process_exiting(void) { return 0; }
+
+void actk_once(actk_once_flag *flag, void (*fn)(void)) { pthread_once(flag, fn); }
+
+void actk_mutex_init(actk_mutex *m) { pthread_mutex_init(m, NULL); }
+void actk_mutex_destroy(actk_mutex *m) { pthread_mutex_destroy(m); }
+void actk_mutex_lock(actk_mutex *m) { pthread_mutex_lock(m); }
+void actk_mutex_unlock(actk_mutex *m) { pthread_mutex_unlock(m); }

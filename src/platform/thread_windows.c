@@ -14,7 +14,15 @@
 #include <windows.h>
 
 #include <process.h>
+#include <stdalign.h>
 #include <stdlib.h>
+
+/* thread.h spells INIT_ONCE and SRWLOCK as one opaque pointer each */
+_Static_assert(sizeof(actk_once_flag) == sizeof(INIT_ONCE) &&
+                   alignof(actk_once_flag) == alignof(INIT_ONCE),
+               "actk_once_flag is not an INIT_ONCE");
+_Static_assert(sizeof(actk_mutex) == sizeof(SRWLOCK) && alignof(actk_mutex) == alignof(SRWLOCK),
+               "actk_mutex is not an SRWLOCK");
 
 typedef struct {
   void *(*fn)(void *);
@@ -67,6 +75,27 @@ void actk_thread_pin_self(int cpu) {
 void actk_thread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void)) {
   (void)prepare, (void)parent, (void)child; /* no fork() */
 }
+
+typedef struct {
+  void (*fn)(void);
+} once_call; /* a function pointer cannot travel as InitOnceExecuteOnce's void * */
+
+static BOOL CALLBACK once_trampoline(PINIT_ONCE once, PVOID param, PVOID *context) {
+  (void)once, (void)context;
+  ((once_call *)param)->fn();
+  return TRUE;
+}
+
+void actk_once(actk_once_flag *flag, void (*fn)(void)) {
+  once_call call = {fn};
+  InitOnceExecuteOnce((PINIT_ONCE)(void *)flag, once_trampoline, &call, NULL);
+}
+
+/* An SRWLOCK needs no destroy; there is no fork() to unlock it across. */
+void actk_mutex_init(actk_mutex *m) { InitializeSRWLock((PSRWLOCK)(void *)m); }
+void actk_mutex_destroy(actk_mutex *m) { (void)m; }
+void actk_mutex_lock(actk_mutex *m) { AcquireSRWLockExclusive((PSRWLOCK)(void *)m); }
+void actk_mutex_unlock(actk_mutex *m) { ReleaseSRWLockExclusive((PSRWLOCK)(void *)m); }
 
 static volatile LONG g_process_exiting;
 
