@@ -16,7 +16,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 b=${ACTK_BUILD_DIR:-build}
 j=${ACTK_JOBS:-2}
 set -x
-tools/setup-debian.sh && cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release -DACTK_BUILD_TESTS=ON "$@" && cmake --build "$b" -j"$j" && ctest --test-dir "$b" -j"$j" --output-on-failure --no-tests=error
+tools/setup-debian.sh && cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release -DACTK_BUILD_TESTS=ON "$@" && cmake --build "$b" -j"$j" && ctest --test-dir "$b" -j"$j" --output-on-failure --no-tests=error || exit
 if [[ "${ACTK_CI_EXHAUSTIVE:-0}" == 1 ]]; then
   ctest --test-dir "$b" -j"$j" --output-on-failure --no-tests=error -L exhaustive
 fi

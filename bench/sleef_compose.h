@@ -94,7 +94,9 @@ struct sleef_kernels {
       {"gelu_tanh", gelu_tanh_k},
       {"bias_gelu_tanh", bias_gelu_tanh},
   };
-  static constexpr const named_kernel *table = all + (V::has_erf ? 0 : 3);
+  // where a peer row's table starts in all[] (all + first: clang 14 takes no
+  // pointer into all[] inside the class, where the array is still incomplete)
+  static constexpr size_t first = V::has_erf ? 0 : 3;
   static constexpr size_t count = V::has_erf ? 9 : 6;
 };
 
