@@ -343,6 +343,23 @@ static int in_child(int (*fn)(const void *), const void *arg) {
   return WEXITSTATUS(st);
 }
 
+/* scale's thread counts: 1, 2, 4, 8, 16 up to N, and N */
+static int std_counts(unsigned *tl) {
+  int n = 0;
+  for (unsigned t = 1; t <= 16 && t <= g_N; t *= 2) tl[n++] = t;
+  if (tl[n - 1] != g_N) tl[n++] = g_N;
+  return n;
+}
+
+/* a list as text, "1,2,4" */
+static const char *list_str(const unsigned *v, int n) {
+  static char buf[192];
+  buf[0] = '\0';
+  for (int k = 0, len = 0; k < n && len + 12 < (int)sizeof buf; k++)
+    len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%u", k ? "," : "", v[k]);
+  return buf;
+}
+
 /* ---- the parts' table ---- */
 
 enum { T_DEF, T_SINGLE, T_LIST };            /* a part's default thread count(s) */
@@ -459,7 +476,9 @@ typedef struct grid_child {
 
 static int grid_omp(const void *p) {
   const grid_child *c = p;
-  omp_setup(c->s[0].T);
+  unsigned tmax = 1; /* the widest team, each scenario's num_threads(T) */
+  for (int t = 0; t < g_ntl; t++) tmax = g_tl[t] > tmax ? g_tl[t] : tmax;
+  omp_setup(tmax);
   grid_measure(c->G, c->s, c->ns, 1);
   return 0;
 }
@@ -674,8 +693,10 @@ typedef struct rdv {
 static void rdv_task(void *p, size_t i) {
   rdv *r = p;
   (void)i;
-  const unsigned slot = tls_main ? 0 : 1 + atomic_fetch_add(&r->next, 1);
-  if (r->pin && slot < r->n) bench_pin_self_to(r->pin[slot]);
+  if (r->pin) { /* (only then: the latency rows time this task, and an atomic costs) */
+    const unsigned slot = tls_main ? 0 : 1 + atomic_fetch_add(&r->next, 1);
+    if (slot < r->n) bench_pin_self_to(r->pin[slot]);
+  }
   const int cpu = cur_cpu();
   const unsigned k = atomic_fetch_add(&r->arrived, 1);
   if (k < 64) r->cpu[k] = cpu;
@@ -683,11 +704,11 @@ static void rdv_task(void *p, size_t i) {
   if (!bench_wait_all(&r->arrived, r->n, 200000000u)) atomic_store(&r->timed_out, 1);
 }
 
-static void rdv_run(actk_pool *pool, rdv *r, unsigned n, const int *pin) {
+static rdv *rdv_init(rdv *r, unsigned n, const int *pin) {
   memset(r, 0, sizeof *r);
   r->n = n;
   r->pin = pin;
-  actk_pool_run(pool, rdv_task, r, n);
+  return r;
 }
 
 /* 1 if two threads of the rendezvous ran on one CPU */
@@ -733,11 +754,12 @@ static int part_latency(const part *P) {
       actk_pool_run(pool, noop_task, NULL, width); /* the first job after creation */
       for (int r = 0; r < 2 * reps; r++) {         /* even r: noop, odd r: rendezvous */
         rdv R;
+        rdv_init(&R, width, NULL);
         const uint64_t g0 = now_ns();
         gap_wait(gap);
         const uint64_t t0 = now_ns();
         if (r % 2)
-          rdv_run(pool, &R, width, NULL);
+          actk_pool_run(pool, rdv_task, &R, width);
         else
           actk_pool_run(pool, noop_task, NULL, width);
         const uint64_t t1 = now_ns();
@@ -1056,12 +1078,12 @@ static int part_place(const part *P) {
        compact[0]);
   for (int k = 1; k < 3; k++) {
     rdv r;
-    rdv_run(v[k].fixed, &r, T2, k == 1 ? compact : spread);
-    rdv_run(v[k].fixed, &r, T2, NULL); /* where every thread runs now */
-    char buf[512] = "";
-    for (unsigned t = 0, len = 0; t < T2 && len + 8 < sizeof buf; t++)
-      len += (unsigned)snprintf(buf + len, sizeof buf - len, "%s%d", t ? "," : "", r.cpu[t]);
-    note("%s: threads on CPUs %s%s", v[k].name, buf, r.timed_out ? " (a thread did not join)" : "");
+    actk_pool_run(v[k].fixed, rdv_task, rdv_init(&r, T2, k == 1 ? compact : spread), T2);
+    actk_pool_run(v[k].fixed, rdv_task, rdv_init(&r, T2, NULL), T2); /* where each runs now */
+    unsigned cpus[64];
+    for (unsigned t = 0; t < T2; t++) cpus[t] = (unsigned)r.cpu[t];
+    note("%s: threads on CPUs %s%s", v[k].name, list_str(cpus, (int)T2),
+         r.timed_out ? " (a thread did not join)" : "");
   }
   bench_pin_self_to(compact[0]);
   const unsigned tl0 = g_tl[0];
@@ -1081,12 +1103,8 @@ static int part_place(const part *P) {
 
 static int part_info(const part *P) {
   (void)P;
-  static const unsigned std[] = {1, 2, 4, 8, 16};
-  unsigned last = 0;
-  printf("threads ");
-  for (int k = 0; k < 5 && std[k] <= g_N; k++) printf("%s%u", k ? "," : "", last = std[k]);
-  if (last != g_N) printf(",%u", g_N);
-  printf("\nsingle %u\n", g_N < 16 ? g_N : 16);
+  unsigned tl[8];
+  printf("threads %s\nsingle %u\n", list_str(tl, std_counts(tl)), g_N < 16 ? g_N : 16);
   return 0;
 }
 
@@ -1169,10 +1187,7 @@ static void part_lists(const part *P) {
     for (int k = 0; k < g_ntl; k++)
       if (!g_tl[k]) usage();
   } else if (P->threads == T_LIST) {
-    static const unsigned std[] = {1, 2, 4, 8, 16};
-    g_ntl = 0;
-    for (int k = 0; k < 5 && std[k] <= g_N; k++) g_tl[g_ntl++] = std[k];
-    if (g_tl[g_ntl - 1] != g_N) g_tl[g_ntl++] = g_N;
+    g_ntl = std_counts(g_tl);
   } else {
     g_ntl = 1;
     g_tl[0] = P->threads == T_DEF ? g_tdef : g_N < 16 ? g_N : 16;
@@ -1253,11 +1268,8 @@ int main(int argc, char **argv) {
   int rc = 0;
   for (int k = 0; k < nrun; k++) {
     part_lists(run[k]);
-    char tl[128] = "";
-    for (int t = 0, len = 0; t < g_ntl && len + 12 < (int)sizeof tl; t++)
-      len += snprintf(tl + len, sizeof tl - len, "%s%u", t ? "," : "", g_tl[t]);
     note("");
-    note("---- %s: threads %s ----", run[k]->name, tl);
+    note("---- %s: threads %s ----", run[k]->name, list_str(g_tl, g_ntl));
     rc |= run[k]->run(run[k]);
     pools_free();
   }

@@ -20,29 +20,12 @@
 # headers say how). N = physical cores in the affinity mask; thread counts
 # 1, 2, 4, 8, 16 and N, only those <= N; "T" below is min(16, N).
 #
-# Parts (--only takes a comma-separated list of these names; each is the
-# actk_pool_bench part of that name, whose header says more, but rope):
-#   scale    erf, gelu, tanh and gelu_bf16_fast at 64 Ki, 1 Mi, 4 Mi and
-#            16 Mi elements on each thread count: an own pool, the default
-#            pool (at its own count), and OpenMP `parallel for` over the same
-#            kernel (in a forked child process)
-#   seed     a 524288-element gelu after idle gaps of 0, 20, 100, 500 us and
-#            5 ms at T threads: time per call over back to back, speedup, and
-#            whether the planner split (par%, actk_runner_parallel_calls);
-#            own pool (spin 1000 us and 0), default pool, OpenMP (a child)
-#   latency  dispatch latency of an empty job after the same gaps, p50/p99,
-#            pools of T threads with spin_us 0, 100, 1000
-#   idle     CPU time burnt while idle after a burst
-#   rope     RoPE llama3 prefill (B1 S128 H32 D128, BSHD, split-half and
-#            interleaved, f32 and bf16) on an own pool of each thread count,
-#            gaps 0 and 20 us, against a copy of the same bytes
-#            (actk_rope_bench)
-#   contend  two runtimes in one process, T threads each: actk pool beside
-#            actk pool (default spin, spin 0), beside an OpenMP team, and an
-#            OpenMP team beside actk (OMP_WAIT_POLICY unset; the same again
-#            with OMP_WAIT_POLICY=passive as contend_passive)
-#   place    pinned vs unpinned own pools (actk_pool_config.pin), and where
-#            the allowed CPUs have SMT siblings, compact vs spread placement
+# Parts (--only takes a comma-separated list of them): scale, seed, latency,
+# idle, contend, place (actk_pool_bench's parts of those names, at T threads
+# or, scale, every count: its header and docs/performance.md say what each
+# measures; contend runs again with OMP_WAIT_POLICY=passive as
+# contend_passive), and rope (actk_rope_bench: llama3 prefill, B1 S128 H32
+# D128, BSHD, both styles, f32 and bf16, on an own pool of each count).
 #
 # --quick: fewer repeats everywhere (the default is sized to finish in under
 # 3 minutes on 2 cores and under 8 on 16). The exit status is non-zero if a
