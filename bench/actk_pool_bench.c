@@ -1243,6 +1243,7 @@ int main(int argc, char **argv) {
   actk_pool *def = actk_pool_default();
   if (!def) die("actk_pool_default", ACTK_ERR_NO_THREADS);
   g_tdef = actk_pool_threads(def);
+  for (int k = 0; k < nrun; k++) part_lists(run[k]); /* every option checked before a run */
   const uint64_t t_start = now_ns();
   bench_header("actk_pool_bench");
   uint64_t tv[101];
