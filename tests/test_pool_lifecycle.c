@@ -245,11 +245,12 @@ enum { CALLERS = 3 };
  * in that destructor (bounded by its own 30 s: EXIT_STALLED). CI once saw a
  * bare SIGALRM at 120 s here, with no way to tell these apart. */
 enum { PHASE_SETUP = 1, PHASE_EXIT, PHASE_UNLOADED };
-static volatile sig_atomic_t g_exit_phase;
+/* atomic, not volatile sig_atomic_t: the alarm may be taken on any thread */
+static atomic_int g_exit_phase;
 
 static void exit_trial_hung(int sig) {
   (void)sig;
-  _exit(EXIT_HUNG + g_exit_phase);
+  _exit(EXIT_HUNG + atomic_load(&g_exit_phase));
 }
 
 typedef struct caller {
@@ -283,7 +284,7 @@ static actk_pool *g_exit_def; /* set in an exit trial's child */
  * wait, exit_group often ends them before they touch the pool again. */
 __attribute__((destructor(101))) static void after_unload(void) {
   if (!g_exit_def) return;
-  g_exit_phase = PHASE_UNLOADED;
+  atomic_store(&g_exit_phase, PHASE_UNLOADED);
   if (actk_pool_threads(g_exit_def) != 1) _exit(EXIT_NOT_STOPPED);
   unsigned long seen[CALLERS];
   for (int i = 0; i < CALLERS; i++) seen[i] = atomic_load(&g_callers[i].calls);
@@ -303,7 +304,7 @@ __attribute__((destructor(101))) static void after_unload(void) {
 
 /* In a fresh child: callers on the default pool, then exit() under them. */
 static int exit_trial(void) {
-  g_exit_phase = PHASE_SETUP;
+  atomic_store(&g_exit_phase, PHASE_SETUP);
   signal(SIGALRM, exit_trial_hung);
   alarm(120); /* a hang fails the trial, saying where (g_exit_phase) */
   actk_pool *def = actk_pool_default();
@@ -338,7 +339,7 @@ static int exit_trial(void) {
     sched_yield();
   }
   if (actk_pool_threads(def) > 1) g_exit_def = def;
-  g_exit_phase = PHASE_EXIT;
+  atomic_store(&g_exit_phase, PHASE_EXIT);
   exit(0); /* the library's unload runs now, the callers still calling */
 }
 
