@@ -308,18 +308,21 @@ void time_row(std::vector<column> &cols, const options &opt, int calls, size_t n
 
 // A peer with a per-call floor: each repeat's floor (its block timed in the
 // same round) subtracted from the peer's time of that round, so the medians
-// are of the paired differences. The first row notes each floor in ns/call.
-void floor_from(std::vector<column> &cols, size_t n, std::vector<std::string> *notes) {
+// are of the paired differences. Each peer's first row notes its floor (seen:
+// the peers noted so far).
+void floor_from(std::vector<column> &cols, size_t n, std::vector<std::string> *notes,
+                std::vector<std::string> *seen) {
   for (column &f : cols) {
     if (f.kind != column::FLOOR) continue;
     const std::string peer = f.name.substr(0, f.name.size() - 6); // less ".floor"
     for (column &c : cols)
       if (c.kind == column::PEER && c.name == peer && c.t.size() == f.t.size()) {
         for (size_t r = 0; r < c.t.size(); r++) c.t[r] -= f.t[r];
-        if (notes)
-          notes->push_back(F("%s: its fixed cost per call (the op on 16 elements: %.2f us in "
-                             "this row, median) is subtracted from its column",
-                             peer.c_str(), quart(f.t).med * (double)n / 1e3));
+        if (std::find(seen->begin(), seen->end(), peer) != seen->end()) continue;
+        seen->push_back(peer);
+        notes->push_back(F("%s: its fixed cost per call (the op on 16 elements: %.2f us in "
+                           "this row, median) is subtracted from its column",
+                           peer.c_str(), quart(f.t).med * (double)n / 1e3));
       }
   }
 }
@@ -701,7 +704,7 @@ int f32_main(const options &opt, const char *argv0) {
     fill_activations(x, n, 0x61636b746b5f78ULL);
     fill_bias(bias, kBiasWidth, 0x61636b746b5f62ULL);
     std::vector<float> ref(n);
-    std::vector<std::string> notes;
+    std::vector<std::string> notes, floors_seen;
 
     std::printf("\nn = %zu (%zu KiB in + out), %d interleaved repeats x %d calls, medians, "
                 "ns/element (%s)\n",
@@ -776,7 +779,7 @@ int f32_main(const options &opt, const char *argv0) {
       if (st.status != ACTK_OK) st.fail(std::string("status ") + actk_status_string(st.status));
 
       time_row(cols, opt, calls, n, st);
-      floor_from(cols, n, o == 0 ? &notes : nullptr);
+      floor_from(cols, n, &notes, &floors_seen);
       if (st.bad) {
         std::printf("%-15s actk failed: %s\n", rw.name, st.why.c_str());
         status = 1;

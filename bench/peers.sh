@@ -39,5 +39,7 @@ echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ); git: $(git -C "$here" describe --alw
 echo
 run "$ratio" "${quick[@]}" "$@"
 echo
+isa=() # actk_ratio's --isa, for run.py's actk columns too
+for ((i = 1; i < $#; i++)); do [[ ${!i} == --isa ]] && j=$((i + 1)) && isa=(--isa "${!j}"); done
 python=$("$here/setup-peers.sh" --print-python)
-ACTK_LIBRARY=${ACTK_LIBRARY:-$build/libactk.so} run "$python" "$here/mlas/run.py" "${quick[@]}"
+ACTK_LIBRARY=${ACTK_LIBRARY:-$build/libactk.so} run "$python" "$here/mlas/run.py" "${quick[@]}" "${isa[@]}"
