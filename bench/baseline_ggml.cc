@@ -40,21 +40,31 @@
 namespace actkb {
 namespace {
 
-// The public functions used, by name, typed from ggml's own declarations.
-#define GGML_FNS(X)                                                                                \
-  X(ggml_init)                                                                                     \
-  X(ggml_new_tensor_1d) X(ggml_new_graph) X(ggml_build_forward_expand) X(ggml_graph_plan)          \
-      X(ggml_graph_compute) X(ggml_threadpool_params_default) X(ggml_threadpool_new) X(ggml_tanh)  \
-          X(ggml_sigmoid) X(ggml_silu) X(ggml_gelu_quick) X(ggml_gelu_erf) X(ggml_gelu)            \
-              X(ggml_hardsigmoid) X(ggml_hardswish) X(ggml_softplus) X(ggml_elu)                   \
-                  X(ggml_cpu_has_avx2) X(ggml_cpu_has_avx512) X(ggml_version)
-
 struct lib {
   const char *path;
   bool need_avx512;
-#define X(f) decltype(&::f) f = nullptr;
-  GGML_FNS(X)
-#undef X
+  // ggml's public functions used, typed from its own declarations (dlsym)
+  decltype(&::ggml_init) ggml_init = nullptr;
+  decltype(&::ggml_new_tensor_1d) ggml_new_tensor_1d = nullptr;
+  decltype(&::ggml_new_graph) ggml_new_graph = nullptr;
+  decltype(&::ggml_build_forward_expand) ggml_build_forward_expand = nullptr;
+  decltype(&::ggml_graph_plan) ggml_graph_plan = nullptr;
+  decltype(&::ggml_graph_compute) ggml_graph_compute = nullptr;
+  decltype(&::ggml_threadpool_params_default) ggml_threadpool_params_default = nullptr;
+  decltype(&::ggml_threadpool_new) ggml_threadpool_new = nullptr;
+  decltype(&::ggml_tanh) ggml_tanh = nullptr;
+  decltype(&::ggml_sigmoid) ggml_sigmoid = nullptr;
+  decltype(&::ggml_silu) ggml_silu = nullptr;
+  decltype(&::ggml_gelu_quick) ggml_gelu_quick = nullptr;
+  decltype(&::ggml_gelu_erf) ggml_gelu_erf = nullptr;
+  decltype(&::ggml_gelu) ggml_gelu = nullptr;
+  decltype(&::ggml_hardsigmoid) ggml_hardsigmoid = nullptr;
+  decltype(&::ggml_hardswish) ggml_hardswish = nullptr;
+  decltype(&::ggml_softplus) ggml_softplus = nullptr;
+  decltype(&::ggml_elu) ggml_elu = nullptr;
+  decltype(&::ggml_cpu_has_avx2) ggml_cpu_has_avx2 = nullptr;
+  decltype(&::ggml_cpu_has_avx512) ggml_cpu_has_avx512 = nullptr;
+  decltype(&::ggml_version) ggml_version = nullptr;
   bool ok = false;
   std::string why = {};
   ggml_threadpool *pool = nullptr;
@@ -66,7 +76,6 @@ struct op_def {
   unary_fn lib::*fn; // the lib's entry for it
 };
 
-// elu's entry takes (ctx, a) as the rest; the table needs one shape.
 const op_def kOps[] = {
     {"tanh", &lib::ggml_tanh},
     {"sigmoid", &lib::ggml_sigmoid},
@@ -80,6 +89,14 @@ const op_def kOps[] = {
     {"elu", &lib::ggml_elu},
 };
 constexpr int kNumOps = sizeof kOps / sizeof kOps[0];
+
+// f = name's address in h; false (and why) if it has none
+template <class F>
+bool sym(void *h, const char *name, F &f, lib &l) {
+  f = reinterpret_cast<F>(dlsym(h, name));
+  if (!f) l.why = std::string("no ") + name + " in " + l.path;
+  return f != nullptr;
+}
 
 bool load(lib &l) {
   if (!l.path[0]) {
@@ -95,14 +112,25 @@ bool load(lib &l) {
     l.why = std::string("dlmopen: ") + dlerror();
     return false;
   }
-#define X(f)                                                                                       \
-  l.f = reinterpret_cast<decltype(&::f)>(dlsym(h, #f));                                            \
-  if (!l.f) {                                                                                      \
-    l.why = "no " #f " in " + std::string(l.path);                                                 \
-    return false;                                                                                  \
-  }
-  GGML_FNS(X)
-#undef X
+  const bool all =
+      sym(h, "ggml_init", l.ggml_init, l) &&
+      sym(h, "ggml_new_tensor_1d", l.ggml_new_tensor_1d, l) &&
+      sym(h, "ggml_new_graph", l.ggml_new_graph, l) &&
+      sym(h, "ggml_build_forward_expand", l.ggml_build_forward_expand, l) &&
+      sym(h, "ggml_graph_plan", l.ggml_graph_plan, l) &&
+      sym(h, "ggml_graph_compute", l.ggml_graph_compute, l) &&
+      sym(h, "ggml_threadpool_params_default", l.ggml_threadpool_params_default, l) &&
+      sym(h, "ggml_threadpool_new", l.ggml_threadpool_new, l) &&
+      sym(h, "ggml_tanh", l.ggml_tanh, l) && sym(h, "ggml_sigmoid", l.ggml_sigmoid, l) &&
+      sym(h, "ggml_silu", l.ggml_silu, l) && sym(h, "ggml_gelu_quick", l.ggml_gelu_quick, l) &&
+      sym(h, "ggml_gelu_erf", l.ggml_gelu_erf, l) && sym(h, "ggml_gelu", l.ggml_gelu, l) &&
+      sym(h, "ggml_hardsigmoid", l.ggml_hardsigmoid, l) &&
+      sym(h, "ggml_hardswish", l.ggml_hardswish, l) &&
+      sym(h, "ggml_softplus", l.ggml_softplus, l) && sym(h, "ggml_elu", l.ggml_elu, l) &&
+      sym(h, "ggml_cpu_has_avx2", l.ggml_cpu_has_avx2, l) &&
+      sym(h, "ggml_cpu_has_avx512", l.ggml_cpu_has_avx512, l) &&
+      sym(h, "ggml_version", l.ggml_version, l);
+  if (!all) return false;
   ggml_threadpool_params tp = l.ggml_threadpool_params_default(1);
   l.pool = l.ggml_threadpool_new(&tp);
   if (!l.pool) {

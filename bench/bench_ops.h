@@ -1,4 +1,4 @@
-// Shared pieces of the actk benchmarks (actk_bench, actk_ratio):
+// Shared pieces of actk_ratio (and the programs that reuse them):
 // the op list (from the catalog), the actk entry points behind one signature,
 // the baselines (by library and op name), the input data.
 //
@@ -83,7 +83,7 @@ inline size_t bias_width_for(size_t n) { return n < kBiasWidth ? n : kBiasWidth;
 actk_status run_actk(const bench_op &op, const float *x, const float *bias, size_t width, float *y,
                      size_t n);
 
-// ---- 16-bit types (actk_ratio --types, actk_bench's _f16/_bf16 entries) ----
+// ---- 16-bit types (actk_ratio --types) ----
 
 // The unary and bias entries of the catalog in every type (f32, f16, bf16)
 // and tier, in catalog order (bench_ops() is its f32 part).

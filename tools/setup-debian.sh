@@ -30,10 +30,11 @@ set -euo pipefail
 declare -A group_doc group_pkgs
 group_doc[default]="library + tests + demo (cmake build, ctest, build/tools/actk)"
 group_pkgs[default]="build-essential cmake pkg-config libcpuid-dev libcmocka-dev libmpfr-dev python3"
-group_doc[bench]="bench/: google-benchmark and the peers it measures (Eigen, SLEEF, XNNPACK, oneDNN)"
-# libxnnpack-dev's header needs libpthreadpool-dev's. (bench/mlas's PyPI peers,
-# not part of CI: bench/setup-peers.sh, which needs python3-venv.)
-group_pkgs[bench]="libbenchmark-dev libeigen3-dev libsleef-dev libxnnpack-dev libpthreadpool-dev libdnnl-dev"
+group_doc[bench]="bench/: the Debian peers it measures (Eigen, SLEEF, XNNPACK)"
+# libxnnpack-dev's header needs libpthreadpool-dev's. (The PyPI peers, oneDNN 3,
+# ggml, torch and ONNX Runtime, not part of CI: bench/setup-peers.sh, which
+# needs python3-venv.)
+group_pkgs[bench]="libeigen3-dev libsleef-dev libxnnpack-dev libpthreadpool-dev"
 group_doc[lint]="tools/lint.sh and CI's second compiler: clang, clang-format, clang-tidy, cppcheck, git"
 group_pkgs[lint]="clang clang-tidy clang-format cppcheck git"
 group_doc[python]="python/: the binding's tests, its pip install in a venv, torch and the model tests"
