@@ -466,7 +466,7 @@ int types_main(const options &opt) {
       for (size_t i = 0; i < kBiasWidth; i++) b16[t][i] = to16(t, b32[i]);
     }
     std::vector<float> ref32(n);
-    std::vector<std::string> notes;
+    std::vector<std::string> notes, floors_seen;
 
     std::printf("\nn = %zu, %d interleaved repeats x %d calls, medians, ns/element (%s)\n", n,
                 opt.repeats, calls, opt.thread_clock ? "thread CPU time" : "wall clock");
@@ -518,6 +518,11 @@ int types_main(const options &opt) {
               return ACTK_OK;
             },
             p, p->error);
+        if (p->fixed_cost) // its fixed cost per call, as in the f32 table
+          cols.emplace_back(column::FLOOR, std::string(p->name) + ".floor", t, [=]() {
+            k(xs, bs, 16, ys, 16);
+            return ACTK_OK;
+          });
       }
       cols.emplace_back(column::COPY, "cp32", 0, [&]() {
         std::memcpy(y32, x32, n * sizeof(float));
@@ -552,7 +557,8 @@ int types_main(const options &opt) {
                             to16(t, wy[first])));
       }
       for (column &c : cols) {
-        if (c.kind == column::COPY || st.bad) continue;
+        if (c.kind == column::FLOOR) c.call(); // made and warm, not checked
+        if (c.kind == column::COPY || c.kind == column::FLOOR || st.bad) continue;
         if (c.kind == column::ACTK && (&c == &cols[0] || &c == &cols[2] || &c == &cols[4]))
           continue;
         if (c.type == 0) {
@@ -596,6 +602,7 @@ int types_main(const options &opt) {
       }
 
       time_row(cols, opt, calls, n, st);
+      floor_from(cols, n, &notes, &floors_seen);
       if (st.bad) {
         std::printf("%-15s actk failed: %s\n", rw.name, st.why.c_str());
         rlines.push_back(F("%-15s -", rw.name));

@@ -274,7 +274,8 @@ const baseline16 ggml_f16_baseline = {"ggml_f16",
                                       f16_table.data(),
                                       f16_table.size(),
                                       native_runtime,
-                                      ggml_error};
+                                      ggml_error,
+                                      true};
 const baseline16 ggml_bf16_baseline = {"ggml_bf16",
                                        "ggml",
                                        "bf16",
@@ -283,6 +284,7 @@ const baseline16 ggml_bf16_baseline = {"ggml_bf16",
                                        bf16_table.data(),
                                        bf16_table.size(),
                                        native_runtime,
-                                       ggml_error};
+                                       ggml_error,
+                                       true};
 
 } // namespace actkb

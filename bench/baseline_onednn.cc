@@ -329,7 +329,8 @@ const baseline16 onednn_bf16_baseline = {
     onednn_bf16_table.data(),
     onednn_bf16_table.size(),
     bf16_runtime,
-    dnnl_error};
+    dnnl_error,
+    true};
 
 const baseline16 onednn_f16_baseline = {
     "onednn_f16",
@@ -340,6 +341,7 @@ const baseline16 onednn_f16_baseline = {
     onednn_f16_table.data(),
     onednn_f16_table.size(),
     f16_runtime,
-    dnnl_error};
+    dnnl_error,
+    true};
 
 } // namespace actkb

@@ -136,9 +136,17 @@ const baseline16 torch_bf16_baseline = {"torch_bf16",
                                         bf16_table.data(),
                                         bf16_table.size(),
                                         runtime,
-                                        error};
-const baseline16 torch_f16_baseline = {
-    "torch_f16",      "torch", "f16", "ATen kernels on kHalf tensors", runnable, f16_table.data(),
-    f16_table.size(), runtime, error};
+                                        error,
+                                        true};
+const baseline16 torch_f16_baseline = {"torch_f16",
+                                       "torch",
+                                       "f16",
+                                       "ATen kernels on kHalf tensors",
+                                       runnable,
+                                       f16_table.data(),
+                                       f16_table.size(),
+                                       runtime,
+                                       error,
+                                       true};
 
 } // namespace actkb

@@ -153,6 +153,7 @@ struct baseline16 {
   size_t count;
   const char *(*runtime)();
   const char *(*error)();
+  bool fixed_cost = false; // as baseline's
 };
 extern const baseline16 onednn_bf16_baseline, onednn_f16_baseline, ggml_f16_baseline,
     ggml_bf16_baseline, torch_bf16_baseline, torch_f16_baseline;
