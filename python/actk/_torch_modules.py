@@ -6,7 +6,8 @@ import torch
 
 
 class _Unary(torch.nn.Module):
-    def __init__(self, fast: bool = False, inplace: bool = False):
+    # torch.nn's signature (SiLU(True) is in place), then actk's tier
+    def __init__(self, inplace: bool = False, *, fast: bool = False):
         super().__init__()
         self.fast, self.inplace = bool(fast), bool(inplace)
 
@@ -71,7 +72,7 @@ class Mish(_Unary):
 class Swish(torch.nn.Module):
     """x * sigmoid(alpha x), alpha x formed exactly."""
 
-    def __init__(self, alpha: float = 1.0, fast: bool = False, inplace: bool = False):
+    def __init__(self, alpha: float = 1.0, inplace: bool = False, *, fast: bool = False):
         super().__init__()
         self.alpha, self.fast, self.inplace = float(alpha), bool(fast), bool(inplace)
 
@@ -87,7 +88,7 @@ class Swish(torch.nn.Module):
 class ELU(torch.nn.Module):
     """torch.nn.ELU: x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation)."""
 
-    def __init__(self, alpha: float = 1.0, fast: bool = False, inplace: bool = False):
+    def __init__(self, alpha: float = 1.0, inplace: bool = False, *, fast: bool = False):
         super().__init__()
         self.alpha, self.fast, self.inplace = float(alpha), bool(fast), bool(inplace)
 
@@ -98,6 +99,96 @@ class ELU(torch.nn.Module):
 
     def extra_repr(self):
         return "alpha=%s, fast=%s, inplace=%s" % (self.alpha, self.fast, self.inplace)
+
+
+# op -> (shape, schema, in-place schema or None, out= schema): python/actk/torch.py
+# defines each with torch.library
+OPS = {
+    "erf": ("unary",
+        "erf(Tensor x, bool fast=False) -> Tensor",
+        "erf_(Tensor(a!) x, bool fast=False) -> Tensor(a!)",
+        "erf.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "tanh": ("unary",
+        "tanh(Tensor x, bool fast=False) -> Tensor",
+        "tanh_(Tensor(a!) x, bool fast=False) -> Tensor(a!)",
+        "tanh.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "sigmoid": ("unary",
+        "sigmoid(Tensor x, bool fast=False) -> Tensor",
+        "sigmoid_(Tensor(a!) x, bool fast=False) -> Tensor(a!)",
+        "sigmoid.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "silu": ("unary",
+        "silu(Tensor x, bool fast=False) -> Tensor",
+        "silu_(Tensor(a!) x, bool fast=False) -> Tensor(a!)",
+        "silu.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "quick_gelu": ("unary",
+        "quick_gelu(Tensor x, bool fast=False) -> Tensor",
+        "quick_gelu_(Tensor(a!) x, bool fast=False) -> Tensor(a!)",
+        "quick_gelu.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "gelu": ("unary",
+        "gelu(Tensor x, bool fast=False) -> Tensor",
+        "gelu_(Tensor(a!) x, bool fast=False) -> Tensor(a!)",
+        "gelu.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "gelu_tanh": ("unary",
+        "gelu_tanh(Tensor x, bool fast=False) -> Tensor",
+        "gelu_tanh_(Tensor(a!) x, bool fast=False) -> Tensor(a!)",
+        "gelu_tanh.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "hardsigmoid": ("unary",
+        "hardsigmoid(Tensor x, bool fast=False) -> Tensor",
+        "hardsigmoid_(Tensor(a!) x, bool fast=False) -> Tensor(a!)",
+        "hardsigmoid.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "hardswish": ("unary",
+        "hardswish(Tensor x, bool fast=False) -> Tensor",
+        "hardswish_(Tensor(a!) x, bool fast=False) -> Tensor(a!)",
+        "hardswish.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "softplus": ("unary",
+        "softplus(Tensor x, bool fast=False) -> Tensor",
+        "softplus_(Tensor(a!) x, bool fast=False) -> Tensor(a!)",
+        "softplus.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "mish": ("unary",
+        "mish(Tensor x, bool fast=False) -> Tensor",
+        "mish_(Tensor(a!) x, bool fast=False) -> Tensor(a!)",
+        "mish.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "swish": ("param",
+        "swish(Tensor x, float alpha=1.0, bool fast=False) -> Tensor",
+        "swish_(Tensor(a!) x, float alpha=1.0, bool fast=False) -> Tensor(a!)",
+        "swish.out(Tensor x, float alpha=1.0, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "elu": ("param",
+        "elu(Tensor x, float alpha=1.0, bool fast=False) -> Tensor",
+        "elu_(Tensor(a!) x, float alpha=1.0, bool fast=False) -> Tensor(a!)",
+        "elu.out(Tensor x, float alpha=1.0, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "bias_gelu": ("bias",
+        "bias_gelu(Tensor x, Tensor bias, bool fast=False) -> Tensor",
+        "bias_gelu_(Tensor(a!) x, Tensor bias, bool fast=False) -> Tensor(a!)",
+        "bias_gelu.out(Tensor x, Tensor bias, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "bias_gelu_tanh": ("bias",
+        "bias_gelu_tanh(Tensor x, Tensor bias, bool fast=False) -> Tensor",
+        "bias_gelu_tanh_(Tensor(a!) x, Tensor bias, bool fast=False) -> Tensor(a!)",
+        "bias_gelu_tanh.out(Tensor x, Tensor bias, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "swiglu": ("gated",
+        "swiglu(Tensor gate, Tensor up, bool fast=False) -> Tensor",
+        "swiglu_(Tensor(a!) gate, Tensor up, bool fast=False) -> Tensor(a!)",
+        "swiglu.out(Tensor gate, Tensor up, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "swiglu_packed": ("packed",
+        "swiglu_packed(Tensor x, bool fast=False) -> Tensor",
+        None,
+        "swiglu_packed.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "geglu": ("gated",
+        "geglu(Tensor gate, Tensor up, bool fast=False) -> Tensor",
+        "geglu_(Tensor(a!) gate, Tensor up, bool fast=False) -> Tensor(a!)",
+        "geglu.out(Tensor gate, Tensor up, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "geglu_packed": ("packed",
+        "geglu_packed(Tensor x, bool fast=False) -> Tensor",
+        None,
+        "geglu_packed.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "geglu_tanh": ("gated",
+        "geglu_tanh(Tensor gate, Tensor up, bool fast=False) -> Tensor",
+        "geglu_tanh_(Tensor(a!) gate, Tensor up, bool fast=False) -> Tensor(a!)",
+        "geglu_tanh.out(Tensor gate, Tensor up, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+    "geglu_tanh_packed": ("packed",
+        "geglu_tanh_packed(Tensor x, bool fast=False) -> Tensor",
+        None,
+        "geglu_tanh_packed.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"),
+}
 
 
 MODULES = ("Tanh", "Sigmoid", "SiLU", "QuickGELU", "Softplus", "Mish", "Swish", "ELU",)
