@@ -696,9 +696,11 @@ def torch_schemas(t):
         sch_in = s["schema"].format(a="", **fmt)
         sch_ip = s["schema"].format(a="(a!)", **fmt)
         new = '"%s(%s, bool fast=False) -> Tensor"' % (name, sch_in)
-        inplace = ('"%s_(%s, bool fast=False) -> Tensor(a!)"' % (name, sch_ip)
+        # the in-place and out= forms return nothing: torch.compile's functionalization
+        # takes a custom op that mutates its input only if its outputs alias none
+        inplace = ('"%s_(%s, bool fast=False) -> ()"' % (name, sch_ip)
                    if s.get("inplace", True) else "None")
-        out = '"%s.out(%s, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)"' % (name, sch_in)
+        out = '"%s.out(%s, bool fast=False, *, Tensor(a!) out) -> ()"' % (name, sch_in)
         L += ['    "%s": ("%s",' % (name, o["shape"]), "        %s," % new, "        %s," % inplace,
               "        %s)," % out]
     return L
@@ -993,7 +995,8 @@ def gen_torch_modules(t):
             L += ["class %s(_Unary):" % cls, '    """%s"""' % doc, "",
                   "    def forward(self, x):",
                   "        if self.inplace:",
-                  "            return torch.ops.actk.%s_(x, self.fast)" % op,
+                  "            torch.ops.actk.%s_(x, self.fast)" % op,
+                  "            return x",
                   "        return torch.ops.actk.%s(x, self.fast)" % op]
         else:
             p, v = o["param"]["name"], o["param"]["value"].rstrip("f")
@@ -1003,7 +1006,8 @@ def gen_torch_modules(t):
                   "        self.%s, self.fast, self.inplace = float(%s), bool(fast), bool(inplace)" % (p, p), "",
                   "    def forward(self, x):",
                   "        if self.inplace:",
-                  "            return torch.ops.actk.%s_(x, self.%s, self.fast)" % (op, p),
+                  "            torch.ops.actk.%s_(x, self.%s, self.fast)" % (op, p),
+                  "            return x",
                   "        return torch.ops.actk.%s(x, self.%s, self.fast)" % (op, p), "",
                   "    def extra_repr(self):",
                   '        return "%s=%%s, fast=%%s, inplace=%%s" %% (self.%s, self.fast, self.inplace)' % (p, p)]

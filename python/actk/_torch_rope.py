@@ -29,9 +29,9 @@ def _cache_check(c, name):
                            "tensor, got sizes %s strides %s" % (name, list(c.shape), list(c.stride())))
 
 
-def define(lib, check_input, check_out, run, pool, refuse_grad, arg_names, overload):
-    """Defines the four ops on lib (their kernels, fakes and autograd refusal) and returns
-    the functions rope, rope_, rope_cache."""
+def define(define_op, check_input, check_out, run, pool):
+    """Defines the four ops with define_op(schema, kernel, fake) (actk.torch's: the kernel,
+    the fake and the autograd refusal) and returns the functions rope, rope_, rope_cache."""
 
     def check(x, cos, sin, positions, start, layout, style, rotary_dim, heads):
         """actk.rope's checks (numpy), on tensors; the C call checks the rest (rotary_dim
@@ -159,20 +159,11 @@ def define(lib, check_input, check_out, run, pool, refuse_grad, arg_names, overl
 
     for schema, k, f in (
             ("rope(Tensor x, %s) -> Tensor" % _ARGS, k_new, f_new),
-            ("rope_(Tensor(a!) x, %s) -> Tensor(a!)" % _ARGS, k_inplace, f_inplace),
-            ("rope.out(Tensor x, %s, *, Tensor(a!) out) -> Tensor(a!)" % _ARGS, k_out, f_out),
+            ("rope_(Tensor(a!) x, %s) -> ()" % _ARGS, k_inplace, f_inplace),
+            ("rope.out(Tensor x, %s, *, Tensor(a!) out) -> ()" % _ARGS, k_out, f_out),
             ("rope_cache(int max_position, int rotary_dim, float theta=10000.0) -> (Tensor, Tensor)",
              k_cache, f_cache)):
-        name = schema.split("(", 1)[0]
-        lib.define(schema)
-        op = overload(name)
-        arg_names["actk::" + name] = [a.name for a in op._schema.arguments]
-        # rope_cache takes no tensor: CompositeExplicitAutograd runs it with none to dispatch on
-        lib.impl(name, k, "CompositeExplicitAutograd" if name == "rope_cache" else "CPU")
-        torch.library.register_fake("actk::" + name, f, lib=lib)
-        if name != "rope_cache":
-            refuse = refuse_grad("actk::" + name)
-            lib.impl(name, (lambda r, o: lambda *a, **kw: r(o, *a, **kw))(refuse, op), "Autograd")
+        define_op(schema, k, f)
 
     ns = torch.ops.actk
 
@@ -188,13 +179,14 @@ def define(lib, check_input, check_out, run, pool, refuse_grad, arg_names, overl
         written."""
         if out is None:
             return ns.rope(x, cos, sin, positions, start, layout, style, rotary_dim, heads)
-        return ns.rope.out(x, cos, sin, positions, start, layout, style, rotary_dim, heads,
-                           out=out)
+        ns.rope.out(x, cos, sin, positions, start, layout, style, rotary_dim, heads, out=out)
+        return out
 
     def rope_(x, cos, sin, positions=None, start=0, layout="bshd", style="split_half",
               rotary_dim=0, heads=None):
         """rope in place (torch.ops.actk.rope_): returns x."""
-        return ns.rope_(x, cos, sin, positions, start, layout, style, rotary_dim, heads)
+        ns.rope_(x, cos, sin, positions, start, layout, style, rotary_dim, heads)
+        return x
 
     def rope_cache(max_position, rotary_dim, theta=10000.0):
         """(cos, sin), float32 [max_position, rotary_dim / 2], for angles p * theta^(-2j /

@@ -421,16 +421,31 @@ def _refuse_grad(qualname):
 _arg_names = {}
 
 
+def _returns_nothing(f):
+    """A kernel of a schema that returns () (in place, out=): the kernels above return the
+    written tensor for the functions' use; the op returns nothing."""
+    def g(*args, **kwargs):
+        f(*args, **kwargs)
+
+    return g
+
+
 def _define(schema, kernel, fake):
     name = schema.split("(", 1)[0]
+    if schema.endswith("-> ()"):
+        kernel, fake = _returns_nothing(kernel), _returns_nothing(fake)
     _lib.define(schema)
     qualname = "actk::" + name
     op = _overload(name)
     _arg_names[qualname] = [a.name for a in op._schema.arguments]
-    _lib.impl(name, kernel, "CPU")
+    takes_tensors = any(a.type.isSubtypeOf(torch._C.TensorType.get())
+                        or "Tensor" in str(a.type) for a in op._schema.arguments)
+    # an op of no tensor (rope_cache) has nothing to dispatch on: one kernel for every key
+    _lib.impl(name, kernel, "CPU" if takes_tensors else "CompositeExplicitAutograd")
     torch.library.register_fake(qualname, fake, lib=_lib)
-    refuse = _refuse_grad(qualname)
-    _lib.impl(name, lambda *a, **kw: refuse(op, *a, **kw), "Autograd")
+    if takes_tensors:
+        refuse = _refuse_grad(qualname)
+        _lib.impl(name, lambda *a, **kw: refuse(op, *a, **kw), "Autograd")
 
 
 def _overload(name):
@@ -456,26 +471,40 @@ def _function(op, doc):
     f_inplace = getattr(getattr(_ops_ns, op + "_", None), "default", None) \
         if OPS[op][2] is not None else None
     shape = OPS[op][0]
+    # the in-place and out= ops return nothing (see tools/gen_ops.py): these return the
+    # tensor written, as torch's functions do
     if shape in ("unary", "packed"):
         def f(x, fast=False, out=None):
-            return f_new(x, fast) if out is None else f_out(x, fast, out=out)
+            if out is None:
+                return f_new(x, fast)
+            f_out(x, fast, out=out)
+            return out
 
         def f_(x, fast=False):
-            return f_inplace(x, fast)
+            f_inplace(x, fast)
+            return x
     elif shape == "param":
-        default = float(_param_default(op))
+        default = _param_default(op)
 
         def f(x, alpha=default, fast=False, out=None):
-            return f_new(x, alpha, fast) if out is None else f_out(x, alpha, fast, out=out)
+            if out is None:
+                return f_new(x, alpha, fast)
+            f_out(x, alpha, fast, out=out)
+            return out
 
         def f_(x, alpha=default, fast=False):
-            return f_inplace(x, alpha, fast)
+            f_inplace(x, alpha, fast)
+            return x
     else:  # bias, gated: two tensors
         def f(x, other, fast=False, out=None):
-            return f_new(x, other, fast) if out is None else f_out(x, other, fast, out=out)
+            if out is None:
+                return f_new(x, other, fast)
+            f_out(x, other, fast, out=out)
+            return out
 
         def f_(x, other, fast=False):
-            return f_inplace(x, other, fast)
+            f_inplace(x, other, fast)
+            return x
     f.__name__, f_.__name__ = op, op + "_"
     f.__doc__ = "%s (torch.ops.actk.%s): a new tensor, or into out." % (doc, op)
     f_.__doc__ = "%s in place (torch.ops.actk.%s_): returns the first tensor." % (doc, op)
@@ -507,8 +536,7 @@ for _name in OPS:
 
 from . import _torch_rope  # noqa: E402  defines torch.ops.actk.rope*, on _lib
 
-rope, rope_, rope_cache = _torch_rope.define(_lib, _input, _out, _run, _pool, _refuse_grad,
-                                             _arg_names, _overload)
+rope, rope_, rope_cache = _torch_rope.define(_define, _input, _out, _run, _pool)
 __all__ += ["rope", "rope_", "rope_cache"]
 
 # ---- modules: drop-ins for torch.nn's activations -----------------------------------------
@@ -529,10 +557,12 @@ class GELU(torch.nn.Module):
     def forward(self, x):
         if self.approximate == "tanh":
             if self.inplace:
-                return torch.ops.actk.gelu_tanh_(x, self.fast)
+                torch.ops.actk.gelu_tanh_(x, self.fast)
+                return x
             return torch.ops.actk.gelu_tanh(x, self.fast)
         if self.inplace:
-            return torch.ops.actk.gelu_(x, self.fast)
+            torch.ops.actk.gelu_(x, self.fast)
+            return x
         return torch.ops.actk.gelu(x, self.fast)
 
     def extra_repr(self):
@@ -546,7 +576,8 @@ class Hardswish(_Unary):
 
     def forward(self, x):
         if self.inplace:
-            return torch.ops.actk.hardswish_(x, self.fast)
+            torch.ops.actk.hardswish_(x, self.fast)
+            return x
         return torch.ops.actk.hardswish(x, self.fast)
 
 
@@ -555,7 +586,8 @@ class Hardsigmoid(_Unary):
 
     def forward(self, x):
         if self.inplace:
-            return torch.ops.actk.hardsigmoid_(x, self.fast)
+            torch.ops.actk.hardsigmoid_(x, self.fast)
+            return x
         return torch.ops.actk.hardsigmoid(x, self.fast)
 
 
@@ -590,7 +622,8 @@ class Softplus(torch.nn.Module):
     def forward(self, x):
         if self.exact:
             if self.inplace:
-                return torch.ops.actk.softplus_(x, self.fast)
+                torch.ops.actk.softplus_(x, self.fast)
+                return x
             return torch.ops.actk.softplus(x, self.fast)
         z = x * self.beta
         y = torch.ops.actk.softplus(z, self.fast) / self.beta
