@@ -419,6 +419,7 @@ def _refuse_grad(qualname):
 
 
 _arg_names = {}
+KERNELS = {}  # "gelu", "gelu_", "gelu.out", ...: the CPU kernel registered (for tests' probes)
 
 
 def _returns_nothing(f):
@@ -442,6 +443,7 @@ def _define(schema, kernel, fake):
                         or "Tensor" in str(a.type) for a in op._schema.arguments)
     # an op of no tensor (rope_cache) has nothing to dispatch on: one kernel for every key
     _lib.impl(name, kernel, "CPU" if takes_tensors else "CompositeExplicitAutograd")
+    KERNELS[name] = kernel
     torch.library.register_fake(qualname, fake, lib=_lib)
     if takes_tensors:
         refuse = _refuse_grad(qualname)
@@ -609,8 +611,8 @@ class Softplus(torch.nn.Module):
     default 20 included) that is the mathematical log(1 + e^x) in f32 (above 14.55609 it
     rounds to x; from 88.72284 torch's float exp overflows to inf): one actk op, and
     replace() swaps only those. Any other beta or threshold works too, as torch computes it
-    around actk's softplus (beta x, then / beta and the threshold's where): close to torch,
-    not its bits."""
+    around actk's softplus (beta x, then / beta and the threshold's where): within a few
+    ulp of torch, not its bits, and finite where torch's float exp overflows to inf."""
 
     def __init__(self, beta: float = 1.0, threshold: float = 20.0, *, fast: bool = False,
                  inplace: bool = False):
