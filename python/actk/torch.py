@@ -672,12 +672,52 @@ _SWAPS[torch.nn.Hardswish] = _swap_of(Hardswish, None)
 _SWAPS[torch.nn.Hardsigmoid] = _swap_of(Hardsigmoid, None)
 
 
+def _gelu_of_act(approximate):
+    """Hugging Face transformers' GELUActivation / GELUTanh: swapped where their act is
+    torch's F.gelu (of that approximation), not their Python formula (use_gelu_python)."""
+    F = torch.nn.functional
+
+    def swap(m, fast):
+        act = getattr(m, "act", None)
+        if approximate == "none" and act is F.gelu:
+            return GELU("none", fast=fast)
+        if (approximate == "tanh" and getattr(act, "func", None) is F.gelu and not act.args
+                and act.keywords == {"approximate": "tanh"}):
+            return GELU("tanh", fast=fast)
+        return None
+
+    return swap
+
+
+# Other libraries' activation modules, by (module, class name): matched without importing
+# them; the same function as actk's op (Hugging Face transformers: a BERT's
+# hidden_act="gelu" is GELUActivation)
+_FOREIGN_SWAPS = {
+    ("transformers.activations", "GELUActivation"): _gelu_of_act("none"),
+    ("transformers.activations", "GELUTanh"): _gelu_of_act("tanh"),
+    ("transformers.activations", "SiLUActivation"): lambda m, fast: SiLU(fast=fast),
+    ("transformers.activations", "QuickGELUActivation"): lambda m, fast: QuickGELU(fast=fast),
+    ("transformers.activations", "MishActivation"):
+        lambda m, fast: Mish(fast=fast) if getattr(m, "act", None) is torch.nn.functional.mish
+        else None,
+}
+
+
+def _swap_rule(cls):
+    rule = _SWAPS.get(cls)
+    if rule is None:
+        rule = _FOREIGN_SWAPS.get((cls.__module__, cls.__qualname__))
+    return rule
+
+
 def replace(model, fast=False, verbose=False):
     """Swaps, in place, every submodule of model whose exact torch.nn type actk computes
     with the same semantics for actk's module: GELU (both approximations), SiLU, Sigmoid,
     Tanh, Mish, ELU (alpha kept), Hardswish, Hardsigmoid (inplace kept for each), and
     Softplus only with beta = 1 and 14.55609 <= threshold < 88.72284 (the others compute
-    something else: left as they are). Subclasses are not swapped. Returns the list of
+    something else: left as they are); and Hugging Face transformers' GELUActivation,
+    GELUTanh (where they call F.gelu), SiLUActivation, QuickGELUActivation and
+    MishActivation (where it calls F.mish). Subclasses are not swapped. Returns the list of
     what it swapped, (qualified name, old module, new module) in the model's order;
     verbose=True prints it, and how many of the activations it left and why. The model
     itself, if it is an activation, is not replaced (its parent holds the reference)."""
@@ -690,7 +730,7 @@ def replace(model, fast=False, verbose=False):
             return
         seen.add(id(parent))
         for cname, child in list(parent.named_children()):
-            make = _SWAPS.get(type(child))
+            make = _swap_rule(type(child))
             if make is None:
                 walk(child, prefix + cname + ".")
                 continue
