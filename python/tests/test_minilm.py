@@ -98,3 +98,19 @@ def test_bf16_embeddings_are_within_bf16s_own_noise(stock):
     # every sentence within the noise level (the means differ by rounding luck, a few % either
     # way with other sentences: not a bound)
     assert float(ours.max()) <= float(noise.max()), (ours.tolist(), noise.tolist())
+
+
+def test_swapped_bert_traces_and_exports_whole(stock):
+    import torch._dynamo
+
+    m = swapped(stock)
+    bert = m[0].auto_model.eval()
+    tok = m.tokenizer(SENTENCES[:3], padding=True, return_tensors="pt")
+    with torch.no_grad():
+        torch._dynamo.reset()
+        assert torch._dynamo.explain(bert)(**tok).graph_break_count == 0
+        ep = torch.export.export(bert, (), dict(tok))
+        assert sum(str(n.target).startswith("actk.gelu") for n in ep.graph.nodes) == 6
+        want = bert(**tok).last_hidden_state
+        got = ep.module()(**tok).last_hidden_state
+    assert torch.equal(got, want)

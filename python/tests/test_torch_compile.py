@@ -278,3 +278,24 @@ def test_export_of_a_swapped_model():
             targets = [str(n.target) for n in ep.graph.nodes if n.op == "call_function"]
             assert sum(t.startswith("actk.") for t in targets) == 10, targets
             assert same_bits(ep.module()(x), model(x))
+
+
+@pytest.mark.parametrize("name", ["efficientnet_b0", "convnext_tiny"])
+def test_torchvision_models_trace_and_export_whole(name):
+    """dynamo traces the swapped model in one graph, and torch.export keeps every swapped
+    activation as an actk op whose exported module gives eager's bits."""
+    torchvision = pytest.importorskip("torchvision")
+    import torch._dynamo
+
+    torch.manual_seed(0)
+    model = getattr(torchvision.models, name)(weights=None).eval()
+    n = len(at.replace(model))
+    x = torch.randn(1, 3, 224, 224)
+    with torch.no_grad():
+        torch._dynamo.reset()
+        explain = torch._dynamo.explain(model)(x)
+        assert explain.graph_break_count == 0, explain.break_reasons
+        ep = torch.export.export(model, (x,))
+        nodes = [n_ for n_ in ep.graph.nodes if str(n_.target).startswith("actk.")]
+        assert n > 0 and len(nodes) == n, (n, len(nodes))
+        assert same_bits(ep.module()(x), model(x))
