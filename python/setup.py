@@ -1,18 +1,16 @@
 """Builds and installs actk for Python: the ctypes binding (actk/), the
 library itself (libactk.so, built here with the repository's CMakeLists.txt
-and put inside the package) and, when torch is importable at build time, the
-PyTorch ops (actk/_actk_torch*.so, csrc/).
+and put inside the package) and the PyTorch ops (actk/torch.py: pure Python
+over torch.library, nothing built against torch).
 
     pip install --no-build-isolation ./python     # from the repository root
     pip wheel --no-build-isolation ./python       # a wheel for machines like this one
 
---no-build-isolation: the build uses the setuptools, wheel and torch already
-installed (Debian's), so it works offline, and the torch extension is built
-against the torch that will import it. The source tree (python/ and the
+--no-build-isolation: the build uses the setuptools and wheel already
+installed (Debian's), so it works offline. The source tree (python/ and the
 repository above it) must be present: python/ alone is not a source package.
 
-Environment: ACTK_CMAKE_ARGS (extra CMake arguments, split on spaces),
-ACTK_NO_TORCH=1 (skip the PyTorch extension even where torch is importable).
+Environment: ACTK_CMAKE_ARGS (extra CMake arguments, split on spaces).
 """
 import glob
 import os
@@ -77,51 +75,19 @@ class BuildPy(build_py):
         os.makedirs(dest, exist_ok=True)
         # one file, under its SONAME (the real file, not the symlink chain)
         shutil.copyfile(os.path.realpath(lib), os.path.join(dest, SONAME))
-        if not self.distribution.ext_modules:
-            # an earlier build's torch extension in the in-tree build/ would
-            # otherwise be installed with this one
-            for stale in glob.glob(os.path.join(dest, "_actk_torch*.so")):
-                os.remove(stale)
+        # an earlier build's torch extension (before actk.torch became pure
+        # Python) in the in-tree build/ would otherwise be installed with this one
+        for stale in glob.glob(os.path.join(dest, "_actk_torch*.so")):
+            os.remove(stale)
 
 
 class BinaryDistribution(Distribution):
-    # libactk.so is inside: the wheel is for this platform even without the
-    # torch extension
+    # libactk.so is inside: the wheel is for this platform
     def has_ext_modules(self):
         return True
 
 
-def _torch_extension():
-    if os.environ.get("ACTK_NO_TORCH") == "1":
-        return [], {}
-    try:
-        from torch.utils.cpp_extension import BuildExtension, CppExtension
-    except ImportError:
-        print("setup.py: torch is not importable: building actk without its PyTorch ops")
-        return [], {}
-
-    class BuildTorchExt(BuildExtension):
-        def run(self):
-            lib = _cmake_library(self.build_temp)
-            for ext in self.extensions:
-                ext.library_dirs.append(os.path.dirname(lib))
-            super().run()
-
-    ext = CppExtension(
-        "actk._actk_torch",
-        ["csrc/actk_torch.cc", "csrc/rope_torch.cc"],
-        include_dirs=[os.path.join(ROOT, "include"), os.path.join(HERE, "csrc")],
-        libraries=["actk"],
-        # libactk.so.N beside the extension in the installed package
-        extra_link_args=["-Wl,-rpath,$ORIGIN"],
-        extra_compile_args=["-O2", "-g0"],
-    )
-    return [ext], {"build_ext": BuildTorchExt}
-
-
-ext_modules, cmdclass = _torch_extension()
-if "build_ext" not in cmdclass:
-    cmdclass["build_ext"] = build_ext
+cmdclass = {"build_ext": build_ext}
 cmdclass["build_py"] = BuildPy
 
 setup(
@@ -133,7 +99,6 @@ setup(
     package_dir={"actk": "actk"},
     python_requires=">=3.8",
     install_requires=["numpy"],
-    ext_modules=ext_modules,
     cmdclass=cmdclass,
     distclass=BinaryDistribution,
     zip_safe=False,
