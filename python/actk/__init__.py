@@ -75,6 +75,9 @@ import numpy as np
 # actk_<op>_<type><tier suffix>; tests/test_actk.py checks the table against
 # the library's exported symbols, both ways.
 from ._ops import BIAS_OPS, DERIVED_OPS, GATED_OPS, PARAM_OPS, TIERS, TYPES, UNARY_OPS
+# Arrays that are not numpy's (DLPack producers on the CPU, __array_interface__
+# objects) go in as views of their own memory: the ops' checked paths take them.
+from ._foreign import taking_foreign
 
 __all__ = [
     "ActkError",
@@ -727,8 +730,9 @@ def _type_of(x, dtype, name="x"):
     """The actk type of array x, given the dtype= argument (None: from x)."""
     if not isinstance(x, np.ndarray):
         raise TypeError(
-            "%s must be a numpy.ndarray (float32, float16, or uint16 with dtype='bfloat16'), "
-            "got %s" % (name, type(x).__name__)
+            "%s must be a numpy.ndarray, a CPU DLPack array or an __array_interface__ object "
+            "(float32, float16, ml_dtypes bfloat16, or uint16 with dtype='bfloat16'), got %s"
+            % (name, type(x).__name__)
         )
     if dtype is not None:
         key = dtype if isinstance(dtype, str) else np.dtype(dtype).name
@@ -848,6 +852,8 @@ def _unary(op, doc):
             _check(_C[op, t, tier](h, _ptr(x), _ptr(y), x.size), _c_name(op, t, tier))
         return y
 
+    checked = taking_foreign(checked)
+
     def f(x, out=None, pool=None, fast=False, dtype=None):
         if pool is None and type(x) is ndarray and (fast is False or fast is True) and hot:
             dt = x.dtype
@@ -907,6 +913,8 @@ def _param(op, doc):
                 _c_name(op, t, tier),
             )
         return y
+
+    checked = taking_foreign(checked)
 
     def f(x, alpha=1.0, out=None, pool=None, fast=False, dtype=None):
         """(actk_<op>_<type>[_fast]). alpha: a real number
@@ -977,6 +985,8 @@ def _bias(op):
             )
         return y
 
+    checked = taking_foreign(checked)
+
     def f(x, bias, out=None, pool=None, fast=False, dtype=None):
         if (
             pool is None
@@ -1040,7 +1050,7 @@ for _op in BIAS_OPS:
 # actk.swiglu, actk.swiglu_packed, ...: two per gated op (python/actk/_gated.py)
 from ._gated import FUNCTIONS as _GATED_FUNCTIONS  # noqa: E402
 
-globals().update(_GATED_FUNCTIONS)
+globals().update({name: taking_foreign(f) for name, f in _GATED_FUNCTIONS.items()})
 
 
 def _enum(value, cls, what):
@@ -1056,6 +1066,7 @@ def _enum(value, cls, what):
     raise TypeError("%s must be a str or an int, got %r" % (what, value))
 
 
+@taking_foreign
 def rope(
     x,
     cos,
@@ -1153,6 +1164,7 @@ def rope(
     return y
 
 
+@taking_foreign
 def rope_cache(max_position, rotary_dim, theta=10000.0, cos_out=None, sin_out=None):
     """cos and sin caches [max_position, rotary_dim / 2] for angles
     p * theta^(-2j / rotary_dim), computed in double and rounded once
