@@ -22,7 +22,7 @@ def _candidates():
     beside = os.path.join(_HERE, "libactk.so")
     if os.path.exists(beside):
         found.append(beside)
-    # pip's install puts it there under its SONAME (python/setup.py)
+    # pip's install puts it there under its SONAME (python/CMakeLists.txt)
     found += sorted(glob.glob(os.path.join(_HERE, "libactk.so.[0-9]*")))
     if _IN_SOURCE_TREE:
         first = os.path.join(_SOURCE_ROOT, "build", "libactk.so")
