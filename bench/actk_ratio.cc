@@ -218,7 +218,7 @@ std::vector<row> rows_of(const std::vector<bench_op> &ops, const options &opt, b
 // A timed column: actk (a tier and type), the engine way, a peer (a table
 // entry of bench_ops.h) or a copy. call() runs it once over the row's buffers.
 struct column {
-  enum kind_t { ACTK, ENGINE, PEER, COPY } kind;
+  enum kind_t { ACTK, ENGINE, PEER, COPY, FLOOR } kind;
   std::string name;
   int type; // 0 f32, 1 f16, 2 bf16
   std::function<actk_status()> call;
@@ -304,6 +304,27 @@ void time_row(std::vector<column> &cols, const options &opt, int calls, size_t n
                           F(": other threads of the process used up to %.0f%% of its thread's "
                             "CPU time while it was timed",
                             100.0 * c.others));
+}
+
+// A peer with a per-call floor: each repeat's floor (its block timed in the
+// same round) subtracted from the peer's time of that round, so the medians
+// are of the paired differences. Each peer's first row notes its floor (seen:
+// the peers noted so far).
+void floor_from(std::vector<column> &cols, size_t n, std::vector<std::string> *notes,
+                std::vector<std::string> *seen) {
+  for (column &f : cols) {
+    if (f.kind != column::FLOOR) continue;
+    const std::string peer = f.name.substr(0, f.name.size() - 6); // less ".floor"
+    for (column &c : cols)
+      if (c.kind == column::PEER && c.name == peer && c.t.size() == f.t.size()) {
+        for (size_t r = 0; r < c.t.size(); r++) c.t[r] -= f.t[r];
+        if (std::find(seen->begin(), seen->end(), peer) != seen->end()) continue;
+        seen->push_back(peer);
+        notes->push_back(F("%s: its fixed cost per call (the op on 16 elements: %.2f us in "
+                           "this row, median) is subtracted from its column",
+                           peer.c_str(), quart(f.t).med * (double)n / 1e3));
+      }
+  }
 }
 
 // The largest (p75 - p25) / median of the columns picked.
@@ -445,7 +466,7 @@ int types_main(const options &opt) {
       for (size_t i = 0; i < kBiasWidth; i++) b16[t][i] = to16(t, b32[i]);
     }
     std::vector<float> ref32(n);
-    std::vector<std::string> notes;
+    std::vector<std::string> notes, floors_seen;
 
     std::printf("\nn = %zu, %d interleaved repeats x %d calls, medians, ns/element (%s)\n", n,
                 opt.repeats, calls, opt.thread_clock ? "thread CPU time" : "wall clock");
@@ -497,6 +518,11 @@ int types_main(const options &opt) {
               return ACTK_OK;
             },
             p, p->error);
+        if (p->fixed_cost) // its fixed cost per call, as in the f32 table
+          cols.emplace_back(column::FLOOR, std::string(p->name) + ".floor", t, [=]() {
+            k(xs, bs, 16, ys, 16);
+            return ACTK_OK;
+          });
       }
       cols.emplace_back(column::COPY, "cp32", 0, [&]() {
         std::memcpy(y32, x32, n * sizeof(float));
@@ -531,7 +557,8 @@ int types_main(const options &opt) {
                             to16(t, wy[first])));
       }
       for (column &c : cols) {
-        if (c.kind == column::COPY || st.bad) continue;
+        if (c.kind == column::FLOOR) c.call(); // made and warm, not checked
+        if (c.kind == column::COPY || c.kind == column::FLOOR || st.bad) continue;
         if (c.kind == column::ACTK && (&c == &cols[0] || &c == &cols[2] || &c == &cols[4]))
           continue;
         if (c.type == 0) {
@@ -575,6 +602,7 @@ int types_main(const options &opt) {
       }
 
       time_row(cols, opt, calls, n, st);
+      floor_from(cols, n, &notes, &floors_seen);
       if (st.bad) {
         std::printf("%-15s actk failed: %s\n", rw.name, st.why.c_str());
         rlines.push_back(F("%-15s -", rw.name));
@@ -683,7 +711,7 @@ int f32_main(const options &opt, const char *argv0) {
     fill_activations(x, n, 0x61636b746b5f78ULL);
     fill_bias(bias, kBiasWidth, 0x61636b746b5f62ULL);
     std::vector<float> ref(n);
-    std::vector<std::string> notes;
+    std::vector<std::string> notes, floors_seen;
 
     std::printf("\nn = %zu (%zu KiB in + out), %d interleaved repeats x %d calls, medians, "
                 "ns/element (%s)\n",
@@ -715,6 +743,14 @@ int f32_main(const options &opt, const char *argv0) {
       };
       for (const baseline *b : peers) add_peer(b);
       add_peer(libm);
+      // a peer's fixed cost per call: its kernel on 16 elements, timed beside it
+      // (floor_from below)
+      for (const baseline *b : peers)
+        if (kernel_fn k = b->fixed_cost ? baseline_kernel(b, rw.name) : nullptr)
+          cols.emplace_back(column::FLOOR, std::string(b->name) + ".floor", 0, [=]() {
+            k(x, bias, 16, y, 16);
+            return ACTK_OK;
+          });
       cols.emplace_back(column::COPY, "copy", 0, [=]() {
         copy_kernel(x, bias, w, y, n);
         return ACTK_OK;
@@ -725,7 +761,8 @@ int f32_main(const options &opt, const char *argv0) {
       cols[0].call();
       std::copy(y, y + n, ref.begin());
       for (column &c : cols) {
-        if (c.kind == column::COPY) continue;
+        if (c.kind == column::FLOOR) c.call(); // made (oneDNN) and warm, not checked
+        if (c.kind == column::COPY || c.kind == column::FLOOR) continue;
         std::fill(y, y + n, NAN);
         c.call();
         if (&c == &cols[0]) continue;
@@ -749,6 +786,7 @@ int f32_main(const options &opt, const char *argv0) {
       if (st.status != ACTK_OK) st.fail(std::string("status ") + actk_status_string(st.status));
 
       time_row(cols, opt, calls, n, st);
+      floor_from(cols, n, &notes, &floors_seen);
       if (st.bad) {
         std::printf("%-15s actk failed: %s\n", rw.name, st.why.c_str());
         status = 1;

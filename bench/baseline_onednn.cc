@@ -1,58 +1,58 @@
-// Baseline "onednn": oneDNN (Debian's libdnnl-dev, 2.6) f32 eltwise forward
-// primitives (forward_inference, a dense 1-D tensor of n floats):
+// Baseline "onednn": oneDNN 3 (PyPI's onednn-devel, installed by
+// bench/setup-peers.sh: 3.13.2 there) f32 eltwise forward primitives
+// (forward_inference, a dense 1-D tensor of n floats):
 //
+//   erf         -            (oneDNN has no erf eltwise)
 //   tanh        eltwise_tanh
 //   sigmoid     eltwise_logistic
 //   silu        eltwise_swish, alpha 1
 //   quick_gelu  eltwise_swish, alpha 1.702
 //   gelu        eltwise_gelu_erf
 //   gelu_tanh   eltwise_gelu_tanh
-//   hardswish   eltwise_hardswish (its alpha and beta ignored in 2.6; no hardsigmoid before 2.7)
-//   softplus    eltwise_soft_relu (log(1 + e^x); alpha and beta ignored in 2.6, which has no
-//               soft_relu_v2 and so no beta)
+//   hardsigmoid eltwise_hardsigmoid, alpha 1/6, beta 1/2
+//   hardswish   eltwise_hardswish, alpha 1/6, beta 1/2
+//   softplus    eltwise_soft_relu, alpha 1 (log(1 + e^x))
 //   elu         eltwise_elu, alpha 1
-//   mish        eltwise_mish (alpha and beta ignored)
+//   mish        eltwise_mish
 //   bias_gelu, bias_gelu_tanh
 //               a binary_add primitive ([n / width, width] + a broadcast
 //               [1, width] bias) with the gelu_erf / gelu_tanh eltwise as its
 //               post-op: the fused way oneDNN does bias + activation
 //
-// oneDNN 2.6 has no erf eltwise, so no erf here.
-//
 // The same primitives over bf16 and f16 tensors (onednn_bf16, onednn_f16:
 // bench_ops.h's baseline16, for actk_ratio --types): src, dst (and the bias)
-// in the 16-bit type, the op computed by oneDNN's own bf16/f16 path. oneDNN
-// 2.6 on AVX-512 with AVX512-BF16 runs bf16 eltwise in its jit:avx512_core_bf16
-// code (its conversion, VCVTNEPS2BF16, flushes subnormal results to zero) and
-// the bias forms in jit:uni binary + post-op; it has no f16 eltwise or binary
-// on x86 CPUs, so onednn_f16 reports that (runtime()) and is not runnable.
-// Each primitive is created
-// once per op and size (on the first call with that size; the benchmarks make
-// an untimed call first) and kept; a call points its memory objects at x and
-// y and executes it on a CPU stream, then waits. oneDNN picks its JIT code by
-// itself (runtime() names the implementation and the effective ISA: on this
-// kind of CPU its AVX-512 code, whatever actk's forced ISA).
+// in the 16-bit type, computed by oneDNN's own 16-bit path where this CPU has
+// one (f16 needs AVX-512 FP16 or AVX10: elsewhere runtime() says so and the
+// column is not runnable).
 //
-// Threads: Debian builds oneDNN with the OpenMP runtime (libgomp), which would
-// use every CPU. Before oneDNN creates anything this file calls
-// omp_set_num_threads(1) (looked up with dlsym in the OpenMP library oneDNN
-// loaded, so nothing here links OpenMP) on the calling thread, whose
-// omp_get_max_threads() oneDNN reads when it runs a primitive; runtime()
-// reports the count read back. The ratio and benchmark programs call every
-// kernel from their main thread. Built without target flags: only plain
-// pointers and oneDNN's API cross this file.
+// PyPI's build is oneDNN with the SYCL CPU runtime and TBB threading: its CPU
+// engine is a SYCL CPU device, which is the OpenCL CPU runtime
+// (intel-opencl-rt's libintelocl.so, found through OCL_ICD_FILENAMES: set here
+// to ACTK_ONEDNN_OCL when not set already), and a call's work runs on a SYCL
+// host-task thread, not the caller's, after a fixed cost of about 10 us per
+// primitive execution. So: one TBB thread (tbb::global_control
+// max_allowed_parallelism 1, process-wide, before the engine is made), the
+// wall clock times it (actk_ratio's default; its others-threads note names the
+// column), and fixed_cost: actk_ratio times the same call on 16 floats in the
+// same rounds and subtracts it (the cost a fused graph or a bigger tensor
+// would not pay per element). Each primitive is created once per op and size
+// (the benchmarks make an untimed call first) and kept; a call points its
+// memory objects at x and y, executes and waits. oneDNN picks its JIT code by
+// itself (runtime() names the implementation and the effective ISA).
 #include "bench_ops.h"
 
 #include <cmath>
 #include <cstdio>
-#include <dlfcn.h>
+#include <cstdlib>
 #include <exception>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <oneapi/dnnl/dnnl.hpp>
+#include <tbb/global_control.h>
 
 namespace actkb {
 namespace {
@@ -64,22 +64,23 @@ using dt = dnnl::memory::data_type;
 struct op_def {
   const char *name;
   algorithm alg;
-  float alpha;
+  float alpha, beta;
   bool bias;
 };
 const op_def kOps[] = {
-    {"tanh", algorithm::eltwise_tanh, 0.0f, false},
-    {"sigmoid", algorithm::eltwise_logistic, 0.0f, false},
-    {"silu", algorithm::eltwise_swish, 1.0f, false},
-    {"quick_gelu", algorithm::eltwise_swish, 1.702f, false},
-    {"gelu", algorithm::eltwise_gelu_erf, 0.0f, false},
-    {"gelu_tanh", algorithm::eltwise_gelu_tanh, 0.0f, false},
-    {"bias_gelu", algorithm::eltwise_gelu_erf, 0.0f, true},
-    {"bias_gelu_tanh", algorithm::eltwise_gelu_tanh, 0.0f, true},
-    {"hardswish", algorithm::eltwise_hardswish, 0.0f, false},
-    {"softplus", algorithm::eltwise_soft_relu, 0.0f, false},
-    {"elu", algorithm::eltwise_elu, 1.0f, false},
-    {"mish", algorithm::eltwise_mish, 0.0f, false},
+    {"tanh", algorithm::eltwise_tanh, 0.0f, 0.0f, false},
+    {"sigmoid", algorithm::eltwise_logistic, 0.0f, 0.0f, false},
+    {"silu", algorithm::eltwise_swish, 1.0f, 0.0f, false},
+    {"quick_gelu", algorithm::eltwise_swish, 1.702f, 0.0f, false},
+    {"gelu", algorithm::eltwise_gelu_erf, 0.0f, 0.0f, false},
+    {"gelu_tanh", algorithm::eltwise_gelu_tanh, 0.0f, 0.0f, false},
+    {"bias_gelu", algorithm::eltwise_gelu_erf, 0.0f, 0.0f, true},
+    {"bias_gelu_tanh", algorithm::eltwise_gelu_tanh, 0.0f, 0.0f, true},
+    {"hardsigmoid", algorithm::eltwise_hardsigmoid, 1.0f / 6, 0.5f, false},
+    {"hardswish", algorithm::eltwise_hardswish, 1.0f / 6, 0.5f, false},
+    {"softplus", algorithm::eltwise_soft_relu, 1.0f, 0.0f, false},
+    {"elu", algorithm::eltwise_elu, 1.0f, 0.0f, false},
+    {"mish", algorithm::eltwise_mish, 0.0f, 0.0f, false},
 };
 constexpr int kNumOps = sizeof kOps / sizeof kOps[0];
 
@@ -96,7 +97,7 @@ struct prim {
 struct state {
   bool ok = false;
   std::string why = "not initialized";
-  int threads = -1; // omp_get_max_threads() after pinning; -1: no OpenMP found
+  int threads = -1; // TBB's max_allowed_parallelism read back
   dnnl::engine eng;
   dnnl::stream strm;
   std::vector<prim *> prims;
@@ -104,38 +105,22 @@ struct state {
 
 const char *g_error = nullptr;
 
-// Pins oneDNN's OpenMP to one thread; returns the count read back.
-int pin_openmp_to_one() {
-#if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
-  using set_fn = void (*)(int);
-  using get_fn = int (*)();
-  auto set = reinterpret_cast<set_fn>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
-  auto get = reinterpret_cast<get_fn>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
-  if (!set || !get) return -1;
-  set(1);
-  return get();
-#else
-  return -1;
-#endif
-}
-
 state &st() {
+  static tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
   static state s = [] {
     state r;
-    r.threads = pin_openmp_to_one();
-#if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
-    if (r.threads != 1) {
-      r.why = "could not set oneDNN's OpenMP to one thread";
-      return r;
-    }
-#endif
+    setenv("OCL_ICD_FILENAMES", ACTK_ONEDNN_OCL, 0);
+    r.threads =
+        (int)tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
     try {
       r.eng = dnnl::engine(dnnl::engine::kind::cpu, 0);
       r.strm = dnnl::stream(r.eng);
       r.ok = true;
       r.why.clear();
     } catch (const std::exception &e) {
-      r.why = std::string("oneDNN engine: ") + e.what();
+      r.why = std::string("oneDNN CPU engine (a SYCL CPU device: the OpenCL CPU runtime, "
+                          "OCL_ICD_FILENAMES=") +
+              (getenv("OCL_ICD_FILENAMES") ? getenv("OCL_ICD_FILENAMES") : "") + "): " + e.what();
     }
     return r;
   }();
@@ -148,8 +133,8 @@ prim *make(state &s, int op, dt type, size_t n, size_t w) {
   try {
     if (!d.bias) {
       dnnl::memory::desc md({(dnnl::memory::dim)n}, type, tag::a);
-      dnnl::eltwise_forward::desc ed(dnnl::prop_kind::forward_inference, d.alg, md, d.alpha, 0.0f);
-      dnnl::eltwise_forward::primitive_desc pd(ed, s.eng);
+      dnnl::eltwise_forward::primitive_desc pd(s.eng, dnnl::prop_kind::forward_inference, d.alg, md,
+                                               md, d.alpha, d.beta);
       p->impl = pd.impl_info_str();
       p->p = dnnl::eltwise_forward(pd);
       p->src = dnnl::memory(md, s.eng, nullptr);
@@ -159,12 +144,11 @@ prim *make(state &s, int op, dt type, size_t n, size_t w) {
       const auto rows = (dnnl::memory::dim)(n / w), cols = (dnnl::memory::dim)w;
       dnnl::memory::desc md({rows, cols}, type, tag::ab);
       dnnl::memory::desc bd({1, cols}, type, tag::ab);
-      dnnl::binary::desc bdesc(algorithm::binary_add, md, bd, md);
       dnnl::post_ops po;
-      po.append_eltwise(1.0f, d.alg, d.alpha, 0.0f);
+      po.append_eltwise(d.alg, d.alpha, d.beta);
       dnnl::primitive_attr attr;
       attr.set_post_ops(po);
-      dnnl::binary::primitive_desc pd(bdesc, attr, s.eng);
+      dnnl::binary::primitive_desc pd(s.eng, algorithm::binary_add, md, bd, md, attr);
       p->impl = pd.impl_info_str();
       p->p = dnnl::binary(pd);
       p->src = dnnl::memory(md, s.eng, nullptr);
@@ -226,38 +210,16 @@ void k_f16(const uint16_t *x, const uint16_t *b, size_t w, uint16_t *y, size_t n
 
 bool dnnl_runnable() { return st().ok; }
 
-const char *isa_name(dnnl_cpu_isa_t isa) {
-  switch (isa) {
-  case dnnl_cpu_isa_sse41:
-    return "sse41";
-  case dnnl_cpu_isa_avx:
-    return "avx";
-  case dnnl_cpu_isa_avx2:
-    return "avx2";
-  case dnnl_cpu_isa_avx2_vnni:
-    return "avx2_vnni";
-  case dnnl_cpu_isa_avx512_core:
-    return "avx512_core";
-  case dnnl_cpu_isa_avx512_core_vnni:
-    return "avx512_core_vnni";
-  case dnnl_cpu_isa_avx512_core_bf16:
-    return "avx512_core_bf16";
-  case dnnl_cpu_isa_avx512_core_amx:
-    return "avx512_core_amx";
-  default:
-    return "other";
-  }
-}
-
-// "oneDNN 2.6.3, effective ISA ..., OpenMP threads 1; tanh: jit:avx512_core, ..."
-// (the implementations of 64 Ki-float primitives, made here for the query).
+// "oneDNN 3.13.2, TBB threads 1; impl: tanh jit:avx512_core, ..." (the
+// implementations of 64 Ki-float primitives, made here for the query).
 const char *dnnl_runtime() {
   static std::string r = [] {
     state &s = st();
     const dnnl_version_t *v = dnnl_version();
     char head[160];
-    std::snprintf(head, sizeof head, "oneDNN %d.%d.%d, effective ISA %s, OpenMP threads %d",
-                  v->major, v->minor, v->patch, isa_name(dnnl_get_effective_cpu_isa()), s.threads);
+    std::snprintf(head, sizeof head, "oneDNN %d.%d.%d (cpu runtime %s), TBB threads %d", v->major,
+                  v->minor, v->patch, v->cpu_runtime == DNNL_RUNTIME_SYCL ? "SYCL" : "other",
+                  s.threads);
     std::string out = head;
     if (!s.ok) return out + "; " + s.why;
     out += "; impl:";
@@ -320,59 +282,66 @@ bool f16_runnable() { return probe_f16().ok; }
 const char *bf16_runtime() { return probe_bf16().text.c_str(); }
 const char *f16_runtime() { return probe_f16().text.c_str(); }
 
-const named_kernel16 onednn_bf16_table[] = {
-    {"tanh", k_bf16<0>},       {"sigmoid", k_bf16<1>},        {"silu", k_bf16<2>},
-    {"quick_gelu", k_bf16<3>}, {"gelu", k_bf16<4>},           {"gelu_tanh", k_bf16<5>},
-    {"bias_gelu", k_bf16<6>},  {"bias_gelu_tanh", k_bf16<7>}, {"hardswish", k_bf16<8>},
-    {"softplus", k_bf16<9>},   {"elu", k_bf16<10>},           {"mish", k_bf16<11>},
+// The tables: kernel I of a type is op I of kOps.
+template <class K, template <int> class Fn, size_t... I>
+std::vector<K> table_of(std::index_sequence<I...>) {
+  return {K{kOps[I].name, Fn<(int)I>::fn}...};
+}
+template <int Op>
+struct f32_fn {
+  static constexpr kernel_fn fn = k<Op>;
 };
-const named_kernel16 onednn_f16_table[] = {
-    {"tanh", k_f16<0>},       {"sigmoid", k_f16<1>},        {"silu", k_f16<2>},
-    {"quick_gelu", k_f16<3>}, {"gelu", k_f16<4>},           {"gelu_tanh", k_f16<5>},
-    {"bias_gelu", k_f16<6>},  {"bias_gelu_tanh", k_f16<7>}, {"hardswish", k_f16<8>},
-    {"softplus", k_f16<9>},   {"elu", k_f16<10>},           {"mish", k_f16<11>},
+template <int Op>
+struct bf16_fn {
+  static constexpr kernel16_fn fn = k_bf16<Op>;
 };
+template <int Op>
+struct f16_fn {
+  static constexpr kernel16_fn fn = k_f16<Op>;
+};
+const auto kSeq = std::make_index_sequence<kNumOps>();
+const std::vector<named_kernel> onednn_table = table_of<named_kernel, f32_fn>(kSeq);
+const std::vector<named_kernel16> onednn_bf16_table = table_of<named_kernel16, bf16_fn>(kSeq);
+const std::vector<named_kernel16> onednn_f16_table = table_of<named_kernel16, f16_fn>(kSeq);
 
-const named_kernel onednn_table[] = {
-    {"tanh", k<0>},      {"sigmoid", k<1>},   {"silu", k<2>},      {"quick_gelu", k<3>},
-    {"gelu", k<4>},      {"gelu_tanh", k<5>}, {"bias_gelu", k<6>}, {"bias_gelu_tanh", k<7>},
-    {"hardswish", k<8>}, {"softplus", k<9>},  {"elu", k<10>},      {"mish", k<11>},
-};
 } // namespace
 
 const baseline onednn_baseline = {
     "onednn",
-    "oneDNN 2.6 eltwise_forward (tanh, logistic, swish alpha 1 / 1.702, gelu_erf, gelu_tanh, "
-    "hardswish, soft_relu, elu alpha 1, mish; "
-    "bias ops: binary_add + eltwise post-op), created once per op and size, CPU stream, "
-    "OpenMP pinned to 1 thread (omp_set_num_threads); no erf in oneDNN 2.6",
+    "oneDNN 3 (PyPI onednn-devel) eltwise_forward (tanh, logistic, swish alpha 1 / 1.702, "
+    "gelu_erf, gelu_tanh, hardsigmoid, hardswish, soft_relu, elu alpha 1, mish; bias ops: "
+    "binary_add + eltwise post-op), created once per op and size, SYCL CPU engine, TBB limited "
+    "to 1 thread; no erf in oneDNN",
     dnnl_runnable,
-    onednn_table,
-    sizeof onednn_table / sizeof onednn_table[0],
+    onednn_table.data(),
+    onednn_table.size(),
     dnnl_runtime,
-    dnnl_error};
+    dnnl_error,
+    true};
 
 const baseline16 onednn_bf16_baseline = {
     "onednn_bf16",
     "onednn",
     "bf16",
-    "oneDNN 2.6 eltwise_forward / binary_add + post-op on bf16 src and dst (its own bf16 path), "
+    "oneDNN 3 eltwise_forward / binary_add + post-op on bf16 src and dst (its own bf16 path), "
     "as the f32 baseline otherwise",
     bf16_runnable,
-    onednn_bf16_table,
-    sizeof onednn_bf16_table / sizeof onednn_bf16_table[0],
+    onednn_bf16_table.data(),
+    onednn_bf16_table.size(),
     bf16_runtime,
-    dnnl_error};
+    dnnl_error,
+    true};
 
 const baseline16 onednn_f16_baseline = {
     "onednn_f16",
     "onednn",
     "f16",
-    "oneDNN 2.6 eltwise_forward / binary_add + post-op on f16 src and dst",
+    "oneDNN 3 eltwise_forward / binary_add + post-op on f16 src and dst",
     f16_runnable,
-    onednn_f16_table,
-    sizeof onednn_f16_table / sizeof onednn_f16_table[0],
+    onednn_f16_table.data(),
+    onednn_f16_table.size(),
     f16_runtime,
-    dnnl_error};
+    dnnl_error,
+    true};
 
 } // namespace actkb

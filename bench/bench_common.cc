@@ -170,6 +170,14 @@ const std::vector<const baseline16 *> &baselines16() {
     &onednn_bf16_baseline,
     &onednn_f16_baseline,
 #endif
+#if defined(ACTK_BENCH_HAVE_GGML)
+    &ggml_f16_baseline,
+    &ggml_bf16_baseline,
+#endif
+#if defined(ACTK_BENCH_HAVE_TORCH)
+    &torch_bf16_baseline,
+    &torch_f16_baseline,
+#endif
   };
   return v;
 }
@@ -202,6 +210,13 @@ const std::vector<const baseline *> &baselines() {
 #endif
 #if defined(ACTK_BENCH_HAVE_ONEDNN)
     &onednn_baseline,
+#endif
+#if defined(ACTK_BENCH_HAVE_GGML)
+    &ggml_baseline,
+    &ggml_avx2_baseline,
+#endif
+#if defined(ACTK_BENCH_HAVE_TORCH)
+    &torch_baseline,
 #endif
   };
   return v;

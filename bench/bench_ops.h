@@ -1,4 +1,4 @@
-// Shared pieces of the actk benchmarks (actk_bench, actk_ratio):
+// Shared pieces of actk_ratio (and the programs that reuse them):
 // the op list (from the catalog), the actk entry points behind one signature,
 // the baselines (by library and op name), the input data.
 //
@@ -54,13 +54,19 @@ struct baseline {
   // failing call also fills y with NaN, so output checks catch it too.
   const char *(*runtime)();
   const char *(*error)();
+  // True for a library with a fixed cost per call that an engine would not
+  // pay per op (oneDNN's primitive execution, ggml's graph compute, ATen's
+  // dispatch): actk_ratio times the same kernel on 16 elements in the same
+  // rounds and subtracts it from the peer's time.
+  bool fixed_cost = false;
 };
 // Each library's file defines its baselines (baseline_<lib>.cc); the list
 // holds those found at configure time, in this fixed order (the order of
 // actk_ratio's columns): libm, eigen, eigen512, sleef, sleef512, sleef512u35,
-// xnnpack, onednn.
+// xnnpack, onednn, ggml, ggml_avx2, torch.
 extern const baseline libm_baseline, eigen_baseline, eigen512_baseline, sleef_baseline,
-    sleef512_baseline, sleef512u35_baseline, xnnpack_baseline, onednn_baseline;
+    sleef512_baseline, sleef512u35_baseline, xnnpack_baseline, onednn_baseline, ggml_baseline,
+    ggml_avx2_baseline, torch_baseline;
 const std::vector<const baseline *> &baselines();
 // The baseline named name if it was built and runs here, else nullptr.
 const baseline *find_baseline(const char *name);
@@ -77,7 +83,7 @@ inline size_t bias_width_for(size_t n) { return n < kBiasWidth ? n : kBiasWidth;
 actk_status run_actk(const bench_op &op, const float *x, const float *bias, size_t width, float *y,
                      size_t n);
 
-// ---- 16-bit types (actk_ratio --types, actk_bench's _f16/_bf16 entries) ----
+// ---- 16-bit types (actk_ratio --types) ----
 
 // The unary and bias entries of the catalog in every type (f32, f16, bf16)
 // and tier, in catalog order (bench_ops() is its f32 part).
@@ -147,8 +153,10 @@ struct baseline16 {
   size_t count;
   const char *(*runtime)();
   const char *(*error)();
+  bool fixed_cost = false; // as baseline's
 };
-extern const baseline16 onednn_bf16_baseline, onednn_f16_baseline;
+extern const baseline16 onednn_bf16_baseline, onednn_f16_baseline, ggml_f16_baseline,
+    ggml_bf16_baseline, torch_bf16_baseline, torch_f16_baseline;
 // The 16-bit baselines built (runnable here or not), in a fixed order.
 const std::vector<const baseline16 *> &baselines16();
 kernel16_fn baseline16_kernel(const baseline16 *b, const char *op);

@@ -162,9 +162,4 @@ const char *kib(size_t n);
  * if none timed; "0!" when flag_zero and none went parallel) */
 const char *par_pct(const variant *v, int flag_zero);
 
-/* actk_pool_bench's scaling parts (pool_scaling.c): argv[1] names the part;
- * and the OpenMP runtime's settings as a note (actk_pool_bench.c) */
-int pool_scaling_main(int argc, char **argv);
-void pool_note_openmp(void);
-
 #endif

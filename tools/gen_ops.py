@@ -657,38 +657,19 @@ def gen_python(t):
     return "\n".join(L) + "\n"
 
 
-# ---- python/csrc/ops.gen.h: the PyTorch ops -------------------------------
-# Per shape: the kernel's parameters after (pool, type, fast), the C call's
-# arguments after pool (CT: the element type), the schema's inputs and the
-# C++ parameters (in place: the first input is written), and the runner of
-# python/csrc/actk_torch.cc. A new shape is one entry here and its three
-# runners (<runner>, <runner>_, <runner>_out) there.
+# ---- the PyTorch ops' schemas (python/actk/_torch_modules.py's OPS) ----------
+# Per shape: the schema's inputs (in place: the first input is written, {a} =
+# "(a!)") and whether it has an in-place form. python/actk/torch.py defines the
+# ops with torch.library and binds each shape's kernel and fake kernel
+# (_SHAPES there): a new shape is one entry here and one there.
 TORCH_SHAPES = {
-    "unary": dict(
-        kparams="const void *x, void *y, size_t n",
-        cargs="static_cast<const CT *>(x), static_cast<CT *>(y), n",
-        schema="Tensor{a} x", cxx="{c}at::Tensor &x", args="x", runner="unary"),
-    "param": dict(
-        kparams="const void *x, void *y, size_t n, float a",
-        cargs="static_cast<const CT *>(x), static_cast<CT *>(y), n, a",
-        schema="Tensor{a} x, float {param}={default}", cxx="{c}at::Tensor &x, double a",
-        args="x, a", runner="param"),
-    "bias": dict(
-        kparams="const void *x, const void *b, size_t w, void *y, size_t n",
-        cargs="static_cast<const CT *>(x), static_cast<const CT *>(b), w, static_cast<CT *>(y), n",
-        schema="Tensor{a} x, Tensor bias", cxx="{c}at::Tensor &x, const at::Tensor &b",
-        args="x, b", runner="bias"),
+    "unary": dict(schema="Tensor{a} x"),
+    "param": dict(schema="Tensor{a} x, float {param}={default}"),
+    "bias": dict(schema="Tensor{a} x, Tensor bias"),
     # gated f(pool, gate, up, y, n), and its packed form f(pool, x, y, rows, d)
     # (x [rows, 2d], the gate first), named <op>_packed (torch_ops)
-    "gated": dict(
-        kparams="const void *g, const void *u, void *y, size_t n",
-        cargs="static_cast<const CT *>(g), static_cast<const CT *>(u), static_cast<CT *>(y), n",
-        schema="Tensor{a} gate, Tensor up", cxx="{c}at::Tensor &g, const at::Tensor &u",
-        args="g, u", runner="gated"),
-    "packed": dict(  # y has half x's last dimension: no in-place form
-        kparams="const void *x, void *y, size_t rows, size_t d",
-        cargs="static_cast<const CT *>(x), static_cast<CT *>(y), rows, d",
-        schema="Tensor{a} x", cxx="{c}at::Tensor &x", args="x", runner="packed", inplace=False),
+    "gated": dict(schema="Tensor{a} gate, Tensor up"),
+    "packed": dict(schema="Tensor{a} x", inplace=False),  # y is half x: no in-place form
 }
 
 
@@ -700,70 +681,29 @@ def torch_ops(t):
             yield {"name": o["name"] + "_packed", "shape": "packed"}
 
 
-def gen_torch(t):
-    ctypes = {ty["name"]: ty["ctype"] for ty in t.types}
-    fast = [ti["suffix"] for ti in t.tiers if ti["name"] == "fast"][0]
-    acc = [ti["suffix"] for ti in t.tiers if ti["name"] == "accurate"][0]
-    L = ["// %s" % STAMP,
-         "// Included by python/csrc/actk_torch.cc: per op, its kernel (the C entry points by",
-         "// type and tier) and torch.ops.actk.<op>, <op>_ (in place) and <op>.out.",
-         "namespace actk_torch {", ""]
-    defs, impls = [], []
+def torch_schemas(t):
+    """Lines of OPS: op -> (shape, its schema, the in-place one or None, the out= one)."""
+    L = []
     for o in torch_ops(t):
         s = TORCH_SHAPES.get(o["shape"])
         if s is None:
             sys.exit("gen_ops: %s: shape %r has no PyTorch binding: add it to TORCH_SHAPES "
-                     "(tools/gen_ops.py) and its runners to python/csrc/actk_torch.cc"
+                     "(tools/gen_ops.py) and its kernels to _SHAPES (python/actk/torch.py)"
                      % (o["name"], o["shape"]))
-        name, kind, inplace = o["name"], s["runner"], s.get("inplace", True)
-        L.append("static actk_status k_%s(actk_pool *p, Dt t, bool fast, %s) {" % (name, s["kparams"]))
-        L.append("  switch (t) {")
-        for ty in t.types:
-            args = s["cargs"].replace("CT", ctypes[ty["name"]])
-            L.append("  case Dt::%s:" % ty["name"])
-            L.append("    return fast ? actk_%s_%s%s(p, %s) : actk_%s_%s%s(p, %s);" % (
-                name, ty["name"], fast, args, name, ty["name"], acc, args))
-        L.append("  }")
-        L.append("  return ACTK_ERR_INVALID_ARGUMENT;")
-        L.append("}")
+        name = o["name"]
         fmt = dict(param=o.get("param", {}).get("name", ""),
                    default=o.get("param", {}).get("value", "").rstrip("f"))
         sch_in = s["schema"].format(a="", **fmt)
         sch_ip = s["schema"].format(a="(a!)", **fmt)
-        cxx_in = s["cxx"].format(c="const ")
-        cxx_ip = s["cxx"].format(c="")
-        q = '"%s"' % name
-        # op_<name>: not erf or tanh, which <cmath> has
-        L.append("static at::Tensor op_%s(%s, bool fast) { return %s(%s, k_%s, %s, fast); }" % (
-            name, cxx_in, kind, q, name, s["args"]))
-        if inplace:
-            L.append("static at::Tensor &op_%s_(%s, bool fast) { return %s_(%s, k_%s, %s, fast); }"
-                     % (name, cxx_ip, kind, q, name, s["args"]))
-        L.append("static at::Tensor &op_%s_out(%s, bool fast, at::Tensor &out) {" % (name, cxx_in))
-        L.append("  return %s_out(%s, k_%s, %s, fast, out);" % (kind, q, name, s["args"]))
-        L.append("}")
-        L.append("")
-        defs.append('  m.def("%s(%s, bool fast=False) -> Tensor");' % (name, sch_in))
-        if inplace:
-            defs.append('  m.def("%s_(%s, bool fast=False) -> Tensor(a!)");' % (name, sch_ip))
-        defs.append('  m.def("%s.out(%s, bool fast=False, *, Tensor(a!) out) -> Tensor(a!)");'
-                    % (name, sch_in))
-        impls.append('  m.impl("%s", actk_torch::op_%s);' % (name, name))
-        if inplace:
-            impls.append('  m.impl("%s_", actk_torch::op_%s_);' % (name, name))
-        impls.append('  m.impl("%s.out", actk_torch::op_%s_out);' % (name, name))
-    L.append("} // namespace actk_torch")
-    L.append("")
-    L.append("TORCH_LIBRARY(actk, m) {")
-    L += defs
-    L.append("  // how many calls actk handed to torch's threads (the tests' check)")
-    L.append('  m.def("_host_calls() -> int", &actk_torch::host_calls);')
-    L.append("}")
-    L.append("")
-    L.append("TORCH_LIBRARY_IMPL(actk, CPU, m) {")
-    L += impls
-    L.append("}")
-    return "\n".join(L) + "\n"
+        new = '"%s(%s, bool fast=False) -> Tensor"' % (name, sch_in)
+        # the in-place and out= forms return nothing: torch.compile's functionalization
+        # takes a custom op that mutates its input only if its outputs alias none
+        inplace = ('"%s_(%s, bool fast=False) -> ()"' % (name, sch_ip)
+                   if s.get("inplace", True) else "None")
+        out = '"%s.out(%s, bool fast=False, *, Tensor(a!) out) -> ()"' % (name, sch_in)
+        L += ['    "%s": ("%s",' % (name, o["shape"]), "        %s," % new, "        %s," % inplace,
+              "        %s)," % out]
+    return L
 
 
 # ---- fuzz/ops.gen.h --------------------------------------------------------
@@ -1033,7 +973,8 @@ def gen_torch_modules(t):
          'attribute or None). python/actk/torch.py adds GELU and the special cases."""',
          "import torch", "", "",
          "class _Unary(torch.nn.Module):",
-         "    def __init__(self, fast: bool = False, inplace: bool = False):",
+         "    # torch.nn's signature (SiLU(True) is in place), then actk's tier",
+         "    def __init__(self, inplace: bool = False, *, fast: bool = False):",
          "        super().__init__()",
          "        self.fast, self.inplace = bool(fast), bool(inplace)", "",
          "    def extra_repr(self):",
@@ -1054,23 +995,27 @@ def gen_torch_modules(t):
             L += ["class %s(_Unary):" % cls, '    """%s"""' % doc, "",
                   "    def forward(self, x):",
                   "        if self.inplace:",
-                  "            return torch.ops.actk.%s_(x, self.fast)" % op,
+                  "            torch.ops.actk.%s_(x, self.fast)" % op,
+                  "            return x",
                   "        return torch.ops.actk.%s(x, self.fast)" % op]
         else:
             p, v = o["param"]["name"], o["param"]["value"].rstrip("f")
             L += ["class %s(torch.nn.Module):" % cls, '    """%s"""' % doc, "",
-                  "    def __init__(self, %s: float = %s, fast: bool = False, inplace: bool = False):" % (p, v),
+                  "    def __init__(self, %s: float = %s, inplace: bool = False, *, fast: bool = False):" % (p, v),
                   "        super().__init__()",
                   "        self.%s, self.fast, self.inplace = float(%s), bool(fast), bool(inplace)" % (p, p), "",
                   "    def forward(self, x):",
                   "        if self.inplace:",
-                  "            return torch.ops.actk.%s_(x, self.%s, self.fast)" % (op, p),
+                  "            torch.ops.actk.%s_(x, self.%s, self.fast)" % (op, p),
+                  "            return x",
                   "        return torch.ops.actk.%s(x, self.%s, self.fast)" % (op, p), "",
                   "    def extra_repr(self):",
                   '        return "%s=%%s, fast=%%s, inplace=%%s" %% (self.%s, self.fast, self.inplace)' % (p, p)]
         if "nn" in m:
             swaps.append('    "%s": (%s, %s),' % (m["nn"], cls, '"%s"' % o["param"]["name"]
                                                      if o["shape"] == "param" else "None"))
+    L += ["", "", "# op -> (shape, schema, in-place schema or None, out= schema): python/actk/torch.py",
+          "# defines each with torch.library", "OPS = {"] + torch_schemas(t) + ["}"]
     L += ["", "", "MODULES = (%s,)" % ", ".join('"%s"' % n for n in names),
           "# torch.nn class name -> (actk module, the parameter's attribute or None)",
           "NN_SWAPS = {"] + swaps + ["}"]
@@ -1091,7 +1036,6 @@ def outputs(t):
     files["include/actk.h"] = header
     files["abi/actk.symbols"] = gen_symbols(t, header)
     files["python/actk/_ops.py"] = gen_python(t)
-    files["python/csrc/ops.gen.h"] = gen_torch(t)
     files["fuzz/ops.gen.h"] = gen_fuzz(t)
     # the accuracy data (a "-" row per new op), docs/accuracy.md's tables and README's summary
     acc, readme = accuracy_tables.outputs(ROOT, accuracy_ops(t), open(os.path.join(ROOT, "README.md")).read())

@@ -17,7 +17,8 @@
 #   bench     google-benchmark and the peer libraries bench/ compares with
 #   lint      clang, clang-format, clang-tidy, cppcheck, git (tools/lint.sh;
 #             clang is also CI's second compiler)
-#   python    the Python binding: numpy, pytest, venv/pip, torch, torchvision
+#   python    the Python binding: numpy 1.24, pytest, venv/pip (torch 2.x, numpy 2
+#             and the build backend come from PyPI into venvs: .ci/run python)
 #   rust      the Rust binding: Debian's cargo, rustc and packaged crates
 #   ci        valgrind and libFuzzer's runtime (.ci/run valgrind, fuzz)
 #   aarch64   the AArch64 cross build and qemu-user (adds dpkg's arm64)
@@ -30,14 +31,15 @@ set -euo pipefail
 declare -A group_doc group_pkgs
 group_doc[default]="library + tests + demo (cmake build, ctest, build/tools/actk)"
 group_pkgs[default]="build-essential cmake pkg-config libcpuid-dev libcmocka-dev libmpfr-dev python3"
-group_doc[bench]="bench/: google-benchmark and the peers it measures (Eigen, SLEEF, XNNPACK, oneDNN)"
-# libxnnpack-dev's header needs libpthreadpool-dev's. (bench/mlas's PyPI peers,
-# not part of CI: bench/setup-peers.sh, which needs python3-venv.)
-group_pkgs[bench]="libbenchmark-dev libeigen3-dev libsleef-dev libxnnpack-dev libpthreadpool-dev libdnnl-dev"
+group_doc[bench]="bench/: the Debian peers it measures (Eigen, SLEEF, XNNPACK)"
+# libxnnpack-dev's header needs libpthreadpool-dev's. (The PyPI peers, oneDNN 3,
+# ggml, torch and ONNX Runtime, not part of CI: bench/setup-peers.sh, which
+# needs python3-venv.)
+group_pkgs[bench]="libeigen3-dev libsleef-dev libxnnpack-dev libpthreadpool-dev"
 group_doc[lint]="tools/lint.sh and CI's second compiler: clang, clang-format, clang-tidy, cppcheck, git"
 group_pkgs[lint]="clang clang-tidy clang-format cppcheck git"
-group_doc[python]="python/: the binding's tests, its pip install in a venv, torch and the model tests"
-group_pkgs[python]="python3 python3-numpy python3-pytest python3-venv python3-pip python3-setuptools python3-wheel python3-torch python3-torchvision libtorch-dev"
+group_doc[python]="python/: the binding's tests on Debian's numpy, venvs for its pip install (torch from PyPI)"
+group_pkgs[python]="python3 python3-numpy python3-pytest python3-venv python3-pip binutils"
 group_doc[rust]="rust/: Debian's cargo and rustc and the crates it uses (offline directory registry)"
 group_pkgs[rust]="cargo rustc librust-half-dev librust-rayon-dev librust-libc-dev librust-cc-dev librust-pkg-config-dev"
 group_doc[ci]="the valgrind and fuzz stages of .ci/run: valgrind, libFuzzer's runtime for clang 14"

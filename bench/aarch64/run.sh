@@ -9,7 +9,7 @@
 #
 # Needs (Debian 12: tools/setup-debian.sh installs them all): cmake 3.20+, gcc
 # and g++ (or CC/CXX), pkg-config, libmpfr-dev (the bench checks outputs against
-# the exact reference), libbenchmark-dev (actk_bench); optional: libsleef-dev
+# the exact reference); optional: libsleef-dev
 # (the "sleef" column: SLEEF 3.5 u10 AdvSIMD, bench/baseline_sleef_advsimd.cc),
 # python3 with llvm-objdump and llvm-mca (any version with neoverse-n1/v1, or
 # llvm-*-19) for the estimates of this very build next to the measurements.
@@ -26,8 +26,6 @@
 #            a memcpy, interleaved, at 64 Ki and 4 Mi elements, one thread
 #   types    actk_ratio --types --isa neon: f16 and bf16 against f32 and the
 #            engine way (widen, f32 kernel, narrow), one thread
-#   gbench   actk_bench, every op x type x tier at 64 Ki (the '/65536/'
-#            filter): actk_neon, actk_scalar, libm, sleef, memcpy
 #   rope     actk_rope_bench on one thread (an own pool of 1), gap 0
 #   hotloop  tools/hotloop.py on this build's objects: llvm-mca's cycles per
 #            element on neoverse-n1/v1 next to the measured ones (skipped
@@ -72,23 +70,16 @@ bin="$build"
 if ((quick)); then
   cli=(--quick)
   ratio=(--quick)
-  gb=(--benchmark_min_time=0.05)
   rope=(--quick)
 else
   cli=()
   ratio=()
-  gb=(--benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true)
   rope=()
 fi
 
 run_step cli "$bin/tools/actk" --isa neon "${cli[@]}"
 run_step ratio "$bin/bench/actk_ratio" --isa neon "${ratio[@]}"
 run_step types "$bin/bench/actk_ratio" --types --isa neon "${ratio[@]}"
-if [[ -x "$bin/bench/actk_bench" ]]; then
-  run_step gbench "$bin/bench/actk_bench" --benchmark_filter='/65536/' "${gb[@]}"
-else
-  say "gbench: skipped (actk_bench not built: libbenchmark-dev adds it)"
-fi
 run_step rope env ACTK_ISA=neon "$bin/bench/actk_rope_bench" --threads 1 --gaps 0 "${rope[@]}"
 
 # ---- the estimates of this build, beside the measurements ----------------------

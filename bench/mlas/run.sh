@@ -4,9 +4,9 @@
 #
 #   bench/mlas/run.sh [--quick] [--ops a,b,c] [--isa NAME] [--actk-lib PATH]
 #
-# Installs PyPI's onnxruntime and onnx into the peers' venv once
-# (bench/setup-peers.sh: build/peers/venv, Debian's /usr/bin/python3 -m venv)
-# and runs run.py with it; actk is build/libactk.so (or ACTK_LIBRARY, or
+# Installs the PyPI peers once (bench/setup-peers.sh: its venv under
+# ~/.cache/actk-peers, Debian's /usr/bin/python3 -m venv) and runs run.py with
+# that venv's python; actk is build/libactk.so (or ACTK_LIBRARY, or
 # --actk-lib). Needs PyPI the first time.
 set -euo pipefail
 here=$(cd -P "$(dirname "${BASH_SOURCE[0]}")" && pwd)

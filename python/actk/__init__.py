@@ -12,10 +12,13 @@ Every op takes numpy arrays and returns a numpy array::
 Inputs: no silent copies
 ------------------------
 The binding never converts or copies an array behind your back. Every float
-array (x, bias, out, the RoPE caches) must be a numpy.ndarray with dtype
-numpy.float32 (native byte order), C-contiguous and aligned; RoPE position
-ids must be int64 the same way. Anything else is refused before the library
-is called:
+array (x, bias, out, the RoPE caches) must be a numpy.ndarray of its element
+type (float32, float16, bfloat16 as an ml_dtypes array or uint16 patterns
+with dtype='bfloat16'; native byte order), C-contiguous and aligned; RoPE
+position ids must be int64 the same way. A CPU DLPack array (a torch tensor,
+a JAX array) or an __array_interface__ object is taken as a numpy view of
+its own memory (_foreign.py), then checked the same way. Anything else is
+refused before the library is called:
 
 * not an ndarray, or the wrong dtype  -> TypeError
 * not C-contiguous, not aligned, out read-only, out of the wrong shape,
@@ -60,13 +63,7 @@ Python threads can run actk calls at once (also on one pool).
 """
 
 import ctypes
-import ctypes.util
 import enum
-import glob
-import numbers
-import os
-import platform
-import threading
 
 import numpy as np
 
@@ -75,6 +72,31 @@ import numpy as np
 # actk_<op>_<type><tier suffix>; tests/test_actk.py checks the table against
 # the library's exported symbols, both ways.
 from ._ops import BIAS_OPS, DERIVED_OPS, GATED_OPS, PARAM_OPS, TIERS, TYPES, UNARY_OPS
+# Arrays that are not numpy's (DLPack producers on the CPU, __array_interface__
+# objects) go in as views of their own memory: the ops' checked paths take them.
+from ._foreign import taking_foreign
+
+# The package's parts, each with one job; their names stay importable from
+# actk (actk.torch and the tests use some of the private ones).
+from ._args import _SIZE_MAX, _bool_arg, _int_arg, _real_arg  # noqa: F401
+from ._library import (  # noqa: F401
+    _C, _HERE, _IN_SOURCE_TREE, _ROPE, _SOURCE_ROOT, _PoolConfig, _RopeDesc, _c_name,
+    _candidates, _cpu_summary, _fn, _i64p, _f32p, _isa_active, _isa_best, _isa_force,
+    _isa_name, _isa_reason, _isa_supported, _lib, _lib_path, _load, _pool_create,
+    _pool_default, _pool_destroy, _pool_threads, _rope_cache, _size, _status,
+    _status_string, _version, _version_string, _vp, c_functions,
+)
+from ._errors import ActkError, Status, _check, status_string  # noqa: F401
+from ._pool import Pool, _PoolUse, default_pool  # noqa: F401
+from ._arrays import (  # noqa: F401
+    _BY_DTYPE, _CA, _CAW, _DATA_AT_ID, _DTYPE_NAMES, _F16, _F32, _HEAD, _HOT, _STORAGE,
+    _U16, _array, _data, _is_bf16_dtype, _out_for, _ptr, _storage, _tier, _type_of, _typed,
+    _vp_at,
+)
+
+# the public classes under the package's name, as before the split
+for _cls in (ActkError, Status, Pool):
+    _cls.__module__ = __name__
 
 __all__ = [
     "ActkError",
@@ -109,23 +131,6 @@ __all__ = [
 __all__ += [op + "_packed" for op in GATED_OPS]
 
 
-class Status(enum.IntEnum):
-    """actk_status (include/actk.h); values are part of the ABI."""
-
-    ACTK_OK = 0
-    ACTK_ERR_NULL_POINTER = 1
-    ACTK_ERR_OVERLAP = 2
-    ACTK_ERR_TOO_LARGE = 3
-    ACTK_ERR_ZERO_WIDTH = 4
-    ACTK_ERR_WIDTH_MISMATCH = 5
-    ACTK_ERR_UNSUPPORTED_ISA = 6
-    ACTK_ERR_INVALID_ARGUMENT = 7
-    ACTK_ERR_OUT_OF_MEMORY = 8
-    ACTK_ERR_NO_THREADS = 9
-    ACTK_ERR_OUT_OF_RANGE = 10
-    ACTK_ERR_BAD_SHAPE = 11
-
-
 class Isa(enum.IntEnum):
     """actk_isa: the instruction-set isas."""
 
@@ -149,227 +154,7 @@ class Style(enum.IntEnum):
     INTERLEAVED = 1
 
 
-class ActkError(RuntimeError):
-    """A call returned a status other than ACTK_OK (nothing was written).
-
-    Attributes: status (int), name ("ACTK_ERR_..."), message
-    (actk_status_string), function (the C function that returned it).
-    """
-
-    def __init__(self, status, function):
-        self.status = int(status)
-        try:
-            self.name = Status(self.status).name
-        except ValueError:
-            self.name = "ACTK_STATUS_%d" % self.status
-        self.message = status_string(self.status)
-        self.function = function
-        super().__init__("%s: %s: %s" % (function, self.name, self.message))
-
-
-# ---- loading --------------------------------------------------------------
-
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_SOURCE_ROOT = os.path.dirname(os.path.dirname(_HERE))
-# (a copy of the package elsewhere has no source tree above it to search)
-_IN_SOURCE_TREE = os.path.exists(os.path.join(_SOURCE_ROOT, "include", "actk.h"))
-
-
-def _candidates():
-    env = os.environ.get("ACTK_LIBRARY")
-    if env:
-        return [env], True
-    found = []
-    beside = os.path.join(_HERE, "libactk.so")
-    if os.path.exists(beside):
-        found.append(beside)
-    # pip's install puts it there under its SONAME (python/setup.py)
-    found += sorted(glob.glob(os.path.join(_HERE, "libactk.so.[0-9]*")))
-    if _IN_SOURCE_TREE:
-        first = os.path.join(_SOURCE_ROOT, "build", "libactk.so")
-        if os.path.exists(first):
-            found.append(first)
-        others = [
-            p
-            for p in glob.glob(os.path.join(_SOURCE_ROOT, "build*", "libactk.so"))
-            if os.path.abspath(p) != os.path.abspath(first)
-        ]
-        others.sort(key=os.path.getmtime, reverse=True)
-        found += others
-    name = ctypes.util.find_library("actk")
-    if name:
-        found.append(name)
-    return found, False
-
-
-def _load():
-    paths, explicit = _candidates()
-    errors = []
-    for p in paths:
-        try:
-            return ctypes.CDLL(p), p
-        except OSError as e:
-            if explicit:
-                raise ImportError("actk: cannot load ACTK_LIBRARY=%s: %s" % (p, e)) from e
-            errors.append("%s: %s" % (p, e))
-    looked = ["ACTK_LIBRARY (not set)", os.path.join(_HERE, "libactk.so")]
-    if _IN_SOURCE_TREE:
-        looked.append(os.path.join(_SOURCE_ROOT, "build*", "libactk.so"))
-    looked.append("the system's library path (ctypes.util.find_library)")
-    raise ImportError(
-        "actk: libactk.so not found. Set ACTK_LIBRARY=/path/to/libactk.so, put "
-        "libactk.so next to %s, or install actk (cmake --install). Looked in: %s.%s"
-        % (
-            __file__,
-            ", ".join(looked),
-            " Failed to load: " + "; ".join(errors) if errors else "",
-        )
-    )
-
-
-_lib, _lib_path = _load()
-
-_f32p = ctypes.POINTER(ctypes.c_float)
-_i64p = ctypes.POINTER(ctypes.c_int64)
-_vp = ctypes.c_void_p
-_size = ctypes.c_size_t
-_status = ctypes.c_int
-
-
-class _PoolConfig(ctypes.Structure):
-    _fields_ = [
-        ("struct_size", ctypes.c_size_t),
-        ("threads", ctypes.c_uint),
-        ("spin_us", ctypes.c_uint),
-        ("spin_backoff_max", ctypes.c_uint),
-        ("pin", ctypes.c_int),
-    ]
-
-
-class _RopeDesc(ctypes.Structure):
-    _fields_ = [
-        ("struct_size", ctypes.c_size_t),
-        ("batch", ctypes.c_size_t),
-        ("seq_len", ctypes.c_size_t),
-        ("heads", ctypes.c_size_t),
-        ("head_size", ctypes.c_size_t),
-        ("rotary_dim", ctypes.c_size_t),
-        ("layout", ctypes.c_int),
-        ("style", ctypes.c_int),
-        ("max_position", ctypes.c_size_t),
-        ("position_start", ctypes.c_int64),
-    ]
-
-
-def _fn(name, restype, *argtypes):
-    f = getattr(_lib, name)
-    f.restype = restype
-    f.argtypes = list(argtypes)
-    return f
-
-
-_version = _fn("actk_version", ctypes.c_uint)
-_version_string = _fn("actk_version_string", ctypes.c_char_p)
-_status_string = _fn("actk_status_string", ctypes.c_char_p, _status)
-_isa_active = _fn("actk_isa_active", ctypes.c_int)
-_isa_name = _fn("actk_isa_name", ctypes.c_char_p, ctypes.c_int)
-_isa_supported = _fn("actk_isa_supported", ctypes.c_int, ctypes.c_int)
-_isa_reason = _fn("actk_isa_reason", ctypes.c_char_p)
-_isa_force = _fn("actk_isa_force", _status, ctypes.c_int)
-_cpu_summary = _fn("actk_cpu_summary", ctypes.c_char_p)
-_pool_create = _fn(
-    "actk_pool_create", _status, ctypes.POINTER(_PoolConfig), ctypes.POINTER(_vp)
-)
-_pool_destroy = _fn("actk_pool_destroy", None, _vp)
-_pool_default = _fn("actk_pool_default", _vp)
-_pool_threads = _fn("actk_pool_threads", ctypes.c_uint, _vp)
-_rope_cache = _fn("actk_rope_cache_f32", _status, _vp, _vp, _size, _size, ctypes.c_double)
-
-_isa_best = _fn("actk_isa_best", ctypes.c_int)
-
-def _c_name(op, dtype="f32", tier="accurate"):
-    return "actk_%s_%s%s" % (op, dtype, TIERS[tier])
-
-
-def c_functions():
-    """Every element-wise C function this module binds, by name."""
-    return sorted(
-        _c_name(op, t, tier)
-        for op in list(UNARY_OPS) + list(PARAM_OPS) + list(BIAS_OPS)
-        + list(GATED_OPS) + [g + "_packed" for g in GATED_OPS]
-        for t in TYPES
-        for tier in TIERS
-    )
-
-
-_C = {}  # (op, type, tier) -> the C function
-for _t in TYPES:
-    for _tier in TIERS:
-        for _op in UNARY_OPS:
-            _C[_op, _t, _tier] = _fn(_c_name(_op, _t, _tier), _status, _vp, _vp, _vp, _size)
-        for _op in PARAM_OPS:
-            _C[_op, _t, _tier] = _fn(
-                _c_name(_op, _t, _tier), _status, _vp, _vp, _vp, _size, ctypes.c_float
-            )
-        for _op in BIAS_OPS:
-            _C[_op, _t, _tier] = _fn(
-                _c_name(_op, _t, _tier), _status, _vp, _vp, _vp, _size, _vp, _size
-            )
-_ROPE = {
-    _t: _fn("actk_rope_%s" % _t, _status, _vp, ctypes.POINTER(_RopeDesc), _vp, _vp, _vp, _vp, _vp)
-    for _t in TYPES
-}
-
-
-def _check(status, function):
-    if status != 0:
-        raise ActkError(status, function)
-
-
-# ---- numeric parameters -----------------------------------------------------
-# A numeric parameter takes numbers only: never a str or bytes that float() or
-# int() would parse, never None, never a bool (a flag is not a count or a
-# scale), never a 0-d array or a list. Reals: int, float, numpy integer and
-# floating scalars (any numbers.Real); ints: int and numpy integer scalars.
-
-_SIZE_MAX = 2**64 - 1
-
-
-def _real_arg(value, name):
-    if type(value) is float:
-        return value
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(
-            "%s must be a real number (int, float or a numpy integer/floating scalar), "
-            "got %r" % (name, value)
-        )
-    return float(value)
-
-
-def _int_arg(value, name, lo=0, hi=_SIZE_MAX):
-    if type(value) is not int:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(
-                "%s must be an int (or a numpy integer scalar), got %r" % (name, value)
-            )
-        value = int(value)
-    if not lo <= value <= hi:
-        raise ValueError("%s must be in [%d, %d], got %d" % (name, lo, hi, value))
-    return value
-
-
-def _bool_arg(value, name):
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError("%s must be True or False, got %r" % (name, value))
-    return bool(value)
-
-
 # ---- library facts ----------------------------------------------------------
-
-
-def status_string(status):
-    """actk_status_string: the library's English text for a status code."""
-    return _status_string(_int_arg(status, "status", -(2**31), 2**31 - 1)).decode()
 
 
 def version():
@@ -446,354 +231,6 @@ def cpu_summary():
     return _cpu_summary().decode()
 
 
-# ---- pools --------------------------------------------------------------------
-
-
-class Pool:
-    """A thread pool for large calls (actk_pool_create).
-
-    Pool(threads=0, spin_us=1000, spin_backoff_max=1, pin=False): threads is
-    the total, the calling thread included (0: one per physical core the
-    process may run on); after a job workers spin spin_us microseconds, then
-    sleep. threads, spin_us and spin_backoff_max are ints in [0, 2^32) (int
-    or a numpy integer, not a bool); pin is True or False. Use as a context
-    manager, or call close() (also run when the object is collected).
-    close() while a call is using the pool raises RuntimeError: see close().
-    """
-
-    def __init__(self, threads=0, spin_us=1000, spin_backoff_max=1, pin=False):
-        # actk_pool_config_init is inline in the header (it records the
-        # caller's struct size): the same, here
-        cfg = _PoolConfig(ctypes.sizeof(_PoolConfig), 0, 1000, 1, 0)
-        cfg.threads = _int_arg(threads, "Pool: threads", 0, 0xFFFFFFFF)
-        cfg.spin_us = _int_arg(spin_us, "Pool: spin_us", 0, 0xFFFFFFFF)
-        cfg.spin_backoff_max = _int_arg(spin_backoff_max, "Pool: spin_backoff_max", 0, 0xFFFFFFFF)
-        cfg.pin = 1 if _bool_arg(pin, "Pool: pin") else 0
-        handle = _vp()
-        _check(_pool_create(ctypes.byref(cfg), ctypes.byref(handle)), "actk_pool_create")
-        self._handle = handle.value
-        self._owned = True
-        self._lock = threading.Lock()
-        self._busy = 0
-
-    @classmethod
-    def _wrap(cls, handle):
-        self = cls.__new__(cls)
-        self._handle = handle
-        self._owned = False
-        self._lock = threading.Lock()
-        self._busy = 0
-        return self
-
-    @property
-    def threads(self):
-        """Threads a call may use, the caller included. Raises ValueError if
-        the pool is closed; holds the pool as an op does, so a close() from
-        another thread meanwhile is refused, never frees it under the call."""
-        handle = self._enter_call()
-        try:
-            return int(_pool_threads(handle))
-        finally:
-            self._leave_call()
-
-    @property
-    def closed(self):
-        return self._handle is None
-
-    def _live(self):
-        if self._handle is None:
-            raise ValueError("actk.Pool: the pool is closed")
-        return self._handle
-
-    def _enter_call(self):
-        with self._lock:
-            handle = self._live()
-            self._busy += 1
-            return handle
-
-    def _leave_call(self):
-        with self._lock:
-            self._busy -= 1
-
-    def close(self):
-        """Join the workers and free the pool; closing twice is fine. A no-op
-        for default_pool(), which lives as long as the process.
-
-        While a call from another thread is using the pool (an op with
-        pool=this pool, .threads, repr()), close() raises RuntimeError and
-        leaves the pool open and working. close() does not wait for calls and
-        does not block new ones: while other threads call on the pool back to
-        back, close() can be refused again and again, for as long as they keep
-        calling. Stop and join those threads first (then close() succeeds), or
-        catch the RuntimeError and retry. Leaving a with block calls close():
-        the same applies there.
-        """
-        if not self._owned:
-            return  # the library's pool: never ours to free, stays usable
-        with self._lock:
-            if self._handle is None:
-                return
-            if self._busy:
-                raise RuntimeError("actk.Pool.close: a call is using the pool")
-            handle, self._handle = self._handle, None
-        _pool_destroy(handle)
-
-    def __enter__(self):
-        self._live()
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def __repr__(self):
-        try:
-            n = self.threads  # guarded: see threads
-        except ValueError:
-            return "<actk.Pool closed>"
-        kind = "own" if self._owned else "default"
-        return "<actk.Pool %s, %d threads>" % (kind, n)
-
-
-_default_pool = None
-_default_lock = threading.Lock()
-
-
-def default_pool():
-    """The library's process-wide pool (actk_pool_default), created on first
-    use; never closed by Python: close() and leaving a with block are no-ops
-    on it, so it stays usable for the rest of the process. Raises ActkError
-    if it could not be made."""
-    global _default_pool
-    with _default_lock:
-        if _default_pool is None:
-            h = _pool_default()
-            if not h:
-                raise ActkError(Status.ACTK_ERR_OUT_OF_MEMORY, "actk_pool_default")
-            _default_pool = Pool._wrap(h)
-        return _default_pool
-
-
-class _PoolUse:
-    """with _PoolUse(pool) as handle: keeps the pool from closing mid-call."""
-
-    def __init__(self, pool):
-        if pool is not None and not isinstance(pool, Pool):
-            raise TypeError("pool must be an actk.Pool or None, got %s" % type(pool).__name__)
-        self.pool = pool
-
-    def __enter__(self):
-        return None if self.pool is None else self.pool._enter_call()
-
-    def __exit__(self, *exc):
-        if self.pool is not None:
-            self.pool._leave_call()
-
-
-# ---- argument checks --------------------------------------------------------
-
-
-def _array(a, name, dtype=np.float32, writeable=False):
-    if not isinstance(a, np.ndarray):
-        raise TypeError(
-            "%s must be a numpy.ndarray of %s, got %s: pass np.asarray(%s, dtype=np.%s)"
-            % (name, np.dtype(dtype).name, type(a).__name__, name, np.dtype(dtype).name)
-        )
-    if a.dtype != np.dtype(dtype):
-        raise TypeError(
-            "%s must be %s (native byte order), got %s: the binding makes no silent "
-            "copies; pass np.asarray(%s, dtype=np.%s)"
-            % (name, np.dtype(dtype).name, a.dtype, name, np.dtype(dtype).name)
-        )
-    if not a.flags.c_contiguous:
-        raise ValueError(
-            "%s is not C-contiguous (strides %s): the binding makes no silent copies; "
-            "pass np.ascontiguousarray(%s)" % (name, a.strides, name)
-        )
-    if not a.flags.aligned:
-        raise ValueError("%s is not aligned to its element size: copy it (%s.copy())" % (name, name))
-    if writeable and not a.flags.writeable:
-        raise ValueError("%s is read-only" % name)
-    return a
-
-
-# An array's data pointer. a.ctypes.data and a.__array_interface__ cost
-# microseconds a call (a Python object or a dict built each time), more than
-# the C call at small n. numpy's C ABI puts the data pointer first after the
-# object header in every ndarray (PyArrayObject_fields.data), and CPython's
-# id() is the object's address: a c_void_p over that field (what ctypes
-# passes for a void * argument) costs a few hundred ns. Used only where the
-# probe below agrees with __array_interface__ on every kind of array;
-# otherwise (another implementation or layout) a.ctypes.data.
-_vp_at = ctypes.c_void_p.from_address
-_HEAD = object.__basicsize__
-
-
-def _data_probe():
-    if platform.python_implementation() != "CPython":
-        return False
-    try:
-        base = np.arange(64, dtype=np.float32)
-        ro = base[7:].copy()
-        ro.setflags(write=False)
-        for a in (base, base[3:], base[5:45].reshape(5, 8), base.view(np.uint16),
-                  np.empty((2, 3), np.float16), ro, np.empty(0, np.float32),
-                  np.frombuffer(bytearray(64), dtype=np.float32, offset=4, count=8)):
-            if _vp_at(id(a) + _HEAD).value != a.__array_interface__["data"][0]:
-                return False
-        return True
-    except Exception:  # pragma: no cover - any surprise: the slow, sure way
-        return False
-
-
-_DATA_AT_ID = _data_probe()
-
-
-def _data(a):
-    """a's data pointer as an int (tests; the ops use _ptr's c_void_p)."""
-    return _vp_at(id(a) + _HEAD).value if _DATA_AT_ID else a.ctypes.data
-
-
-if _DATA_AT_ID:
-
-    def _ptr(a):
-        return _vp_at(id(a) + _HEAD) if a.size else None
-
-else:  # pragma: no cover - not CPython, or a layout the probe did not find
-
-    def _ptr(a):
-        return a.ctypes.data if a.size else None
-
-
-# numpy's array flags (NPY_ARRAY_*, numpy's C ABI) the ops need, read in one
-# a.flags.num: x C-contiguous and aligned; out also writeable. Probed too.
-_CA = 0x0001 | 0x0100  # NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED
-_CAW = _CA | 0x0400  # | NPY_ARRAY_WRITEABLE
-
-
-def _flags_probe():
-    a = np.zeros((4, 4), np.float32)
-    ro = a.copy()
-    ro.setflags(write=False)
-    odd = np.frombuffer(bytearray(4 * 5), dtype=np.float32, offset=1, count=4)
-    return (
-        a.flags.num & _CAW == _CAW
-        and a[:, 0].flags.num & 0x0001 == 0
-        and ro.flags.num & _CAW == _CA
-        and odd.flags.num & 0x0100 == 0
-    )
-
-
-# The common call goes the inline way (no helper functions) only when both
-# probes agree; everything else, and every error, takes the checked path.
-_HOT = _DATA_AT_ID and _flags_probe()
-
-
-# The element types: how each is held in numpy. f16 is np.float16; bf16 has
-# no numpy dtype: its 16-bit patterns in a uint16 array (or an ml_dtypes
-# bfloat16 array, whose dtype is named "bfloat16").
-_DTYPE_NAMES = {
-    "f32": "f32", "float32": "f32",
-    "f16": "f16", "float16": "f16", "half": "f16",
-    "bf16": "bf16", "bfloat16": "bf16",
-}
-
-
-_F32, _F16, _U16 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.uint16)
-# the actk type of an array's own dtype (dtype=None); an ml_dtypes bfloat16
-# dtype is added when first seen (_type_of)
-_BY_DTYPE = {_F32: "f32", _F16: "f16"}
-# the dtypes an array of actk type t may have when dtype= names the type
-_STORAGE = {"f32": frozenset([_F32]), "f16": frozenset([_F16, _U16]), "bf16": frozenset([_U16])}
-
-
-def _is_bf16_dtype(dt):
-    if dt in _BY_DTYPE:
-        return _BY_DTYPE[dt] == "bf16"
-    if dt == _U16 or dt.itemsize != 2:
-        return False
-    if dt.name == "bfloat16":  # (dtype.name: microseconds; once per dtype)
-        _BY_DTYPE[dt] = "bf16"
-        return True
-    return False
-
-
-def _type_of(x, dtype, name="x"):
-    """The actk type of array x, given the dtype= argument (None: from x)."""
-    if not isinstance(x, np.ndarray):
-        raise TypeError(
-            "%s must be a numpy.ndarray (float32, float16, or uint16 with dtype='bfloat16'), "
-            "got %s" % (name, type(x).__name__)
-        )
-    if dtype is not None:
-        key = dtype if isinstance(dtype, str) else np.dtype(dtype).name
-        t = _DTYPE_NAMES.get(str(key).lower())
-        if t is None:
-            raise ValueError(
-                "dtype must be 'float32', 'float16' or 'bfloat16', got %r" % (dtype,)
-            )
-        return t
-    if x.dtype == _F32:
-        return "f32"
-    if x.dtype == _F16:
-        return "f16"
-    if _is_bf16_dtype(x.dtype):
-        return "bf16"
-    if x.dtype == np.uint16:
-        raise TypeError(
-            "%s is uint16: say what its 16-bit patterns are with dtype='bfloat16' (or "
-            "'float16')" % name
-        )
-    raise TypeError(
-        "%s must be float32, float16 or bfloat16 (uint16 with dtype='bfloat16'), got %s: the "
-        "binding makes no silent copies; pass np.asarray(%s, dtype=np.float32)"
-        % (name, x.dtype, name)
-    )
-
-
-def _storage(t, x):
-    """The numpy dtypes that hold actk type t: x's own where it is one of them."""
-    if t == "f32":
-        return (_F32,)
-    if t == "f16":
-        return (_F16, _U16)
-    allowed = (_U16,)
-    if _is_bf16_dtype(x.dtype):
-        allowed += (x.dtype,)
-    return allowed
-
-
-def _typed(a, name, t, like, writeable=False):
-    """Checks a as _array does, for an actk type t (storage dtypes: _storage)."""
-    allowed = _storage(t, like)
-    if not isinstance(a, np.ndarray):
-        raise TypeError("%s must be a numpy.ndarray, got %s" % (name, type(a).__name__))
-    if a.dtype not in allowed:
-        raise TypeError(
-            "%s must be %s for %s, got %s: the binding makes no silent copies"
-            % (name, " or ".join(d.name for d in allowed), t, a.dtype)
-        )
-    return _array(a, name, dtype=a.dtype, writeable=writeable)
-
-
-def _out_for(x, out, t="f32"):
-    if out is None:
-        return np.empty_like(x, order="C")
-    _typed(out, "out", t, x, writeable=True)
-    if out.shape != x.shape:
-        raise ValueError("out has shape %s, x has shape %s" % (out.shape, x.shape))
-    return out
-
-
-def _tier(fast):
-    return "fast" if _bool_arg(fast, "fast") else "accurate"
-
-
 # ---- ops ----------------------------------------------------------------------
 
 
@@ -847,6 +284,8 @@ def _unary(op, doc):
         with _PoolUse(pool) as h:
             _check(_C[op, t, tier](h, _ptr(x), _ptr(y), x.size), _c_name(op, t, tier))
         return y
+
+    checked = taking_foreign(checked)
 
     def f(x, out=None, pool=None, fast=False, dtype=None):
         if pool is None and type(x) is ndarray and (fast is False or fast is True) and hot:
@@ -907,6 +346,8 @@ def _param(op, doc):
                 _c_name(op, t, tier),
             )
         return y
+
+    checked = taking_foreign(checked)
 
     def f(x, alpha=1.0, out=None, pool=None, fast=False, dtype=None):
         """(actk_<op>_<type>[_fast]). alpha: a real number
@@ -977,6 +418,8 @@ def _bias(op):
             )
         return y
 
+    checked = taking_foreign(checked)
+
     def f(x, bias, out=None, pool=None, fast=False, dtype=None):
         if (
             pool is None
@@ -1040,7 +483,7 @@ for _op in BIAS_OPS:
 # actk.swiglu, actk.swiglu_packed, ...: two per gated op (python/actk/_gated.py)
 from ._gated import FUNCTIONS as _GATED_FUNCTIONS  # noqa: E402
 
-globals().update(_GATED_FUNCTIONS)
+globals().update({name: taking_foreign(f) for name, f in _GATED_FUNCTIONS.items()})
 
 
 def _enum(value, cls, what):
@@ -1056,6 +499,7 @@ def _enum(value, cls, what):
     raise TypeError("%s must be a str or an int, got %r" % (what, value))
 
 
+@taking_foreign
 def rope(
     x,
     cos,
@@ -1153,6 +597,7 @@ def rope(
     return y
 
 
+@taking_foreign
 def rope_cache(max_position, rotary_dim, theta=10000.0, cos_out=None, sin_out=None):
     """cos and sin caches [max_position, rotary_dim / 2] for angles
     p * theta^(-2j / rotary_dim), computed in double and rounded once

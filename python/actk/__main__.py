@@ -26,8 +26,8 @@ def main():
     try:
         import actk.torch as at
 
-        print("torch:      torch %s, ops torch.ops.actk.* from %s"
-              % (at.torch.__version__, at.extension_path()))
+        print("torch:      torch %s, ops torch.ops.actk.* (registered from %s)"
+              % (at.torch.__version__, at.__file__))
     except ImportError as e:
         print("torch:      not available (%s)" % e)
 

@@ -6,7 +6,8 @@ import torch
 
 
 class _Unary(torch.nn.Module):
-    def __init__(self, fast: bool = False, inplace: bool = False):
+    # torch.nn's signature (SiLU(True) is in place), then actk's tier
+    def __init__(self, inplace: bool = False, *, fast: bool = False):
         super().__init__()
         self.fast, self.inplace = bool(fast), bool(inplace)
 
@@ -19,7 +20,8 @@ class Tanh(_Unary):
 
     def forward(self, x):
         if self.inplace:
-            return torch.ops.actk.tanh_(x, self.fast)
+            torch.ops.actk.tanh_(x, self.fast)
+            return x
         return torch.ops.actk.tanh(x, self.fast)
 
 
@@ -28,7 +30,8 @@ class Sigmoid(_Unary):
 
     def forward(self, x):
         if self.inplace:
-            return torch.ops.actk.sigmoid_(x, self.fast)
+            torch.ops.actk.sigmoid_(x, self.fast)
+            return x
         return torch.ops.actk.sigmoid(x, self.fast)
 
 
@@ -37,7 +40,8 @@ class SiLU(_Unary):
 
     def forward(self, x):
         if self.inplace:
-            return torch.ops.actk.silu_(x, self.fast)
+            torch.ops.actk.silu_(x, self.fast)
+            return x
         return torch.ops.actk.silu(x, self.fast)
 
 
@@ -46,7 +50,8 @@ class QuickGELU(_Unary):
 
     def forward(self, x):
         if self.inplace:
-            return torch.ops.actk.quick_gelu_(x, self.fast)
+            torch.ops.actk.quick_gelu_(x, self.fast)
+            return x
         return torch.ops.actk.quick_gelu(x, self.fast)
 
 
@@ -55,7 +60,8 @@ class Softplus(_Unary):
 
     def forward(self, x):
         if self.inplace:
-            return torch.ops.actk.softplus_(x, self.fast)
+            torch.ops.actk.softplus_(x, self.fast)
+            return x
         return torch.ops.actk.softplus(x, self.fast)
 
 
@@ -64,20 +70,22 @@ class Mish(_Unary):
 
     def forward(self, x):
         if self.inplace:
-            return torch.ops.actk.mish_(x, self.fast)
+            torch.ops.actk.mish_(x, self.fast)
+            return x
         return torch.ops.actk.mish(x, self.fast)
 
 
 class Swish(torch.nn.Module):
     """x * sigmoid(alpha x), alpha x formed exactly."""
 
-    def __init__(self, alpha: float = 1.0, fast: bool = False, inplace: bool = False):
+    def __init__(self, alpha: float = 1.0, inplace: bool = False, *, fast: bool = False):
         super().__init__()
         self.alpha, self.fast, self.inplace = float(alpha), bool(fast), bool(inplace)
 
     def forward(self, x):
         if self.inplace:
-            return torch.ops.actk.swish_(x, self.alpha, self.fast)
+            torch.ops.actk.swish_(x, self.alpha, self.fast)
+            return x
         return torch.ops.actk.swish(x, self.alpha, self.fast)
 
     def extra_repr(self):
@@ -87,17 +95,108 @@ class Swish(torch.nn.Module):
 class ELU(torch.nn.Module):
     """torch.nn.ELU: x for x > 0, alpha (e^x - 1) otherwise (PyTorch's ELU; e^x - 1 without cancellation)."""
 
-    def __init__(self, alpha: float = 1.0, fast: bool = False, inplace: bool = False):
+    def __init__(self, alpha: float = 1.0, inplace: bool = False, *, fast: bool = False):
         super().__init__()
         self.alpha, self.fast, self.inplace = float(alpha), bool(fast), bool(inplace)
 
     def forward(self, x):
         if self.inplace:
-            return torch.ops.actk.elu_(x, self.alpha, self.fast)
+            torch.ops.actk.elu_(x, self.alpha, self.fast)
+            return x
         return torch.ops.actk.elu(x, self.alpha, self.fast)
 
     def extra_repr(self):
         return "alpha=%s, fast=%s, inplace=%s" % (self.alpha, self.fast, self.inplace)
+
+
+# op -> (shape, schema, in-place schema or None, out= schema): python/actk/torch.py
+# defines each with torch.library
+OPS = {
+    "erf": ("unary",
+        "erf(Tensor x, bool fast=False) -> Tensor",
+        "erf_(Tensor(a!) x, bool fast=False) -> ()",
+        "erf.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "tanh": ("unary",
+        "tanh(Tensor x, bool fast=False) -> Tensor",
+        "tanh_(Tensor(a!) x, bool fast=False) -> ()",
+        "tanh.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "sigmoid": ("unary",
+        "sigmoid(Tensor x, bool fast=False) -> Tensor",
+        "sigmoid_(Tensor(a!) x, bool fast=False) -> ()",
+        "sigmoid.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "silu": ("unary",
+        "silu(Tensor x, bool fast=False) -> Tensor",
+        "silu_(Tensor(a!) x, bool fast=False) -> ()",
+        "silu.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "quick_gelu": ("unary",
+        "quick_gelu(Tensor x, bool fast=False) -> Tensor",
+        "quick_gelu_(Tensor(a!) x, bool fast=False) -> ()",
+        "quick_gelu.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "gelu": ("unary",
+        "gelu(Tensor x, bool fast=False) -> Tensor",
+        "gelu_(Tensor(a!) x, bool fast=False) -> ()",
+        "gelu.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "gelu_tanh": ("unary",
+        "gelu_tanh(Tensor x, bool fast=False) -> Tensor",
+        "gelu_tanh_(Tensor(a!) x, bool fast=False) -> ()",
+        "gelu_tanh.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "hardsigmoid": ("unary",
+        "hardsigmoid(Tensor x, bool fast=False) -> Tensor",
+        "hardsigmoid_(Tensor(a!) x, bool fast=False) -> ()",
+        "hardsigmoid.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "hardswish": ("unary",
+        "hardswish(Tensor x, bool fast=False) -> Tensor",
+        "hardswish_(Tensor(a!) x, bool fast=False) -> ()",
+        "hardswish.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "softplus": ("unary",
+        "softplus(Tensor x, bool fast=False) -> Tensor",
+        "softplus_(Tensor(a!) x, bool fast=False) -> ()",
+        "softplus.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "mish": ("unary",
+        "mish(Tensor x, bool fast=False) -> Tensor",
+        "mish_(Tensor(a!) x, bool fast=False) -> ()",
+        "mish.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "swish": ("param",
+        "swish(Tensor x, float alpha=1.0, bool fast=False) -> Tensor",
+        "swish_(Tensor(a!) x, float alpha=1.0, bool fast=False) -> ()",
+        "swish.out(Tensor x, float alpha=1.0, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "elu": ("param",
+        "elu(Tensor x, float alpha=1.0, bool fast=False) -> Tensor",
+        "elu_(Tensor(a!) x, float alpha=1.0, bool fast=False) -> ()",
+        "elu.out(Tensor x, float alpha=1.0, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "bias_gelu": ("bias",
+        "bias_gelu(Tensor x, Tensor bias, bool fast=False) -> Tensor",
+        "bias_gelu_(Tensor(a!) x, Tensor bias, bool fast=False) -> ()",
+        "bias_gelu.out(Tensor x, Tensor bias, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "bias_gelu_tanh": ("bias",
+        "bias_gelu_tanh(Tensor x, Tensor bias, bool fast=False) -> Tensor",
+        "bias_gelu_tanh_(Tensor(a!) x, Tensor bias, bool fast=False) -> ()",
+        "bias_gelu_tanh.out(Tensor x, Tensor bias, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "swiglu": ("gated",
+        "swiglu(Tensor gate, Tensor up, bool fast=False) -> Tensor",
+        "swiglu_(Tensor(a!) gate, Tensor up, bool fast=False) -> ()",
+        "swiglu.out(Tensor gate, Tensor up, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "swiglu_packed": ("packed",
+        "swiglu_packed(Tensor x, bool fast=False) -> Tensor",
+        None,
+        "swiglu_packed.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "geglu": ("gated",
+        "geglu(Tensor gate, Tensor up, bool fast=False) -> Tensor",
+        "geglu_(Tensor(a!) gate, Tensor up, bool fast=False) -> ()",
+        "geglu.out(Tensor gate, Tensor up, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "geglu_packed": ("packed",
+        "geglu_packed(Tensor x, bool fast=False) -> Tensor",
+        None,
+        "geglu_packed.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "geglu_tanh": ("gated",
+        "geglu_tanh(Tensor gate, Tensor up, bool fast=False) -> Tensor",
+        "geglu_tanh_(Tensor(a!) gate, Tensor up, bool fast=False) -> ()",
+        "geglu_tanh.out(Tensor gate, Tensor up, bool fast=False, *, Tensor(a!) out) -> ()"),
+    "geglu_tanh_packed": ("packed",
+        "geglu_tanh_packed(Tensor x, bool fast=False) -> Tensor",
+        None,
+        "geglu_tanh_packed.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> ()"),
+}
 
 
 MODULES = ("Tanh", "Sigmoid", "SiLU", "QuickGELU", "Softplus", "Mish", "Swish", "ELU",)

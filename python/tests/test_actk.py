@@ -530,7 +530,9 @@ def test_pool_threads_and_repr_hold_the_pool(monkeypatch):
     # actk_pool_threads must be refused (RuntimeError), never free the pool
     # that call is about to use. The C function is wrapped to run that
     # close() right there, in another thread, and to see what it was given.
-    real_threads, real_destroy = actk._pool_threads, actk._pool_destroy
+    # (Pool lives in actk._pool and calls the C functions from there)
+    pool_module = sys.modules["actk._pool"]
+    real_threads, real_destroy = pool_module._pool_threads, pool_module._pool_destroy
     destroyed, outcomes = set(), []
 
     def destroy(h):
@@ -552,8 +554,8 @@ def test_pool_threads_and_repr_hold_the_pool(monkeypatch):
             return 0xDEAD  # the real call would read a freed pool
         return real_threads(h)
 
-    monkeypatch.setattr(actk, "_pool_destroy", destroy)
-    monkeypatch.setattr(actk, "_pool_threads", threads_with_a_close_in_between)
+    monkeypatch.setattr(pool_module, "_pool_destroy", destroy)
+    monkeypatch.setattr(pool_module, "_pool_threads", threads_with_a_close_in_between)
     for read in (lambda q: q.threads, repr):
         p = actk.Pool(threads=2, spin_us=0)
         outcomes.clear()
@@ -562,10 +564,10 @@ def test_pool_threads_and_repr_hold_the_pool(monkeypatch):
         assert outcomes == ["actk.Pool.close: a call is using the pool"], outcomes
         assert got != 0xDEAD and "57005" not in str(got), got
         assert not p.closed
-        monkeypatch.setattr(actk, "_pool_threads", real_threads)
+        monkeypatch.setattr(pool_module, "_pool_threads", real_threads)
         p.close()
         assert p.closed
-        monkeypatch.setattr(actk, "_pool_threads", threads_with_a_close_in_between)
+        monkeypatch.setattr(pool_module, "_pool_threads", threads_with_a_close_in_between)
 
 
 def test_close_refused_while_in_use_and_documented():

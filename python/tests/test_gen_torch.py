@@ -1,5 +1,6 @@
-"""tools/gen_ops.py's PyTorch writer (python/csrc/ops.gen.h): every shape it
-knows gives the three forms (two for packed), and an unknown shape stops it."""
+"""tools/gen_ops.py's PyTorch writer (the OPS schemas of python/actk/_torch_modules.py):
+every shape it knows gives the three forms (two for packed), and an unknown shape
+stops it."""
 import importlib.util
 import os
 import types
@@ -25,24 +26,27 @@ def table(*ops):
 
 def test_coming_shapes_are_one_entry_each():
     g = gen()
-    text = g.gen_torch(table({"name": "swiglu", "shape": "gated"},
-                             {"name": "swiglu_packed", "shape": "packed"}))
-    assert 'm.def("swiglu(Tensor gate, Tensor up, bool fast=False) -> Tensor");' in text
-    assert 'm.def("swiglu_(Tensor(a!) gate, Tensor up, bool fast=False) -> Tensor(a!)");' in text
-    assert "actk_swiglu_bf16_fast(p, static_cast<const actk_bf16 *>(g)" in text
-    assert 'm.def("swiglu_packed(Tensor x, bool fast=False) -> Tensor");' in text
-    assert "swiglu_packed_(" not in text  # y is half of x: no in-place form
-    assert 'm.impl("swiglu_packed.out", actk_torch::op_swiglu_packed_out);' in text
+    text = "\n".join(g.torch_schemas(table({"name": "swiglu", "shape": "gated"},
+                                           {"name": "elu", "shape": "param",
+                                            "param": {"name": "alpha", "value": "1.0f"}})))
+    assert '"swiglu(Tensor gate, Tensor up, bool fast=False) -> Tensor",' in text
+    assert '"swiglu_(Tensor(a!) gate, Tensor up, bool fast=False) -> ()",' in text
+    # a gated op brings its packed form, which has no in-place one (y is half of x)
+    assert '"swiglu_packed(Tensor x, bool fast=False) -> Tensor",' in text
+    assert "swiglu_packed_(" not in text
+    assert ('"swiglu_packed.out(Tensor x, bool fast=False, *, Tensor(a!) out) -> ()")'
+            in text)
+    assert '"elu(Tensor x, float alpha=1.0, bool fast=False) -> Tensor",' in text
 
 
 def test_unknown_shape_fails_loudly():
     g = gen()
     with pytest.raises(SystemExit, match="no PyTorch binding"):
-        g.gen_torch(table({"name": "x", "shape": "ternary"}))
+        g.torch_schemas(table({"name": "x", "shape": "ternary"}))
 
 
 def test_generated_file_is_fresh():
     g = gen()
     t = g.Table(os.path.join(REPO, "src", "ops.toml"))
-    with open(os.path.join(REPO, "python", "csrc", "ops.gen.h")) as f:
-        assert f.read() == g.gen_torch(t)
+    with open(os.path.join(REPO, "python", "actk", "_torch_modules.py")) as f:
+        assert f.read() == g.gen_torch_modules(t)

@@ -2,6 +2,7 @@
 venv's copy, self-contained, and carries the library's version."""
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -35,6 +36,52 @@ def test_version_is_the_headers():
     want = ".".join(re.search(r"#define ACTK_VERSION_%s (\d+)" % k, text).group(1)
                     for k in ("MAJOR", "MINOR", "PATCH"))
     assert actk.version() == want
+
+
+def _header_version(path):
+    with open(path) as f:
+        text = f.read()
+    return ".".join(re.search(r"#define ACTK_VERSION_%s (\d+)" % k, text).group(1)
+                    for k in ("MAJOR", "MINOR", "PATCH"))
+
+
+def test_pyproject_reads_the_headers_version():
+    # pyproject.toml's version tables (the repository's and the sdist's) give
+    # include/actk.h's version, as CMake reads it; the build also stops on a
+    # mismatch (python/CMakeLists.txt)
+    tomllib = pytest.importorskip("tomllib")
+    path = os.path.join(REPO, "python", "pyproject.toml")
+    if not os.path.exists(path):
+        pytest.skip("no source tree beside the tests")
+    with open(path, "rb") as f:
+        tool = tomllib.load(f)["tool"]["scikit-build"]
+    tables = [tool["metadata"]["version"]] + [o["metadata"]["version"] for o in tool["overrides"]]
+    assert len(tables) == 2
+    want = _header_version(os.path.join(REPO, "include", "actk.h"))
+    for table in tables:
+        assert table["provider"] == "scikit_build_core.metadata.regex"
+        # the sdist's libactk/ is the repository's root
+        header = os.path.normpath(os.path.join(
+            REPO, "python", table["input"].replace("libactk/", "../")))
+        assert header == os.path.join(REPO, "include", "actk.h"), table["input"]
+        with open(header) as f:
+            got = table["result"].format(**re.search(table["regex"], f.read()).groupdict())
+        assert got == want, table
+
+
+@installed
+def test_the_packaged_library_needs_only_libc():
+    # self-contained: nothing past libc, libm, libpthread and the loader
+    readelf = shutil.which("readelf")
+    if not sys.platform.startswith("linux") or readelf is None:
+        pytest.skip("readelf on Linux")
+    out = subprocess.run([readelf, "-d", actk.library_path()], capture_output=True, text=True,
+                         check=True).stdout
+    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", out)
+    assert "libc.so.6" in needed, out
+    extra = [n for n in needed if n not in ("libc.so.6", "libm.so.6", "libpthread.so.0")
+             and not n.startswith("ld-linux")]
+    assert not extra, needed
 
 
 @installed

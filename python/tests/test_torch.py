@@ -1,5 +1,5 @@
 """torch.ops.actk and actk.torch: dtypes, out= and in place, errors, threads,
-TorchScript and fx. Skipped without torch or without the built extension,
+TorchScript and fx. Skipped without torch >= 2.4 (actk.torch refuses an older one),
 unless ACTK_REQUIRE_TORCH=1 (CI), which makes that a failure."""
 import os
 
@@ -14,7 +14,7 @@ try:
 except ImportError as e:  # pragma: no cover - depends on the machine
     if os.environ.get("ACTK_REQUIRE_TORCH") == "1":
         raise
-    pytest.skip("torch or actk's torch extension not available: %s" % e, allow_module_level=True)
+    pytest.skip("torch >= 2.4 not available: %s" % e, allow_module_level=True)
 
 DTYPES = [torch.float32, torch.float16, torch.bfloat16]
 UNARY = list(actk.UNARY_OPS)
@@ -56,12 +56,15 @@ def test_unary_bits_are_the_c_functions(op, fast, dtype):
     got = getattr(torch.ops.actk, op)(x, fast)
     assert got.dtype == dtype and got.shape == x.shape
     assert same_bits(got, want)
+    # the registered in-place and out= ops return nothing (torch.compile's functionalization
+    # takes no custom op whose output aliases an input); the functions return the tensor
     out = torch.empty_like(x)
-    r = getattr(torch.ops.actk, op).out(x, fast, out=out)
-    assert r.data_ptr() == out.data_ptr() and same_bits(out, want)
+    assert getattr(torch.ops.actk, op).out(x, fast, out=out) is None and same_bits(out, want)
     y = x.clone()
-    r = getattr(torch.ops.actk, op + "_")(y, fast)
-    assert r.data_ptr() == y.data_ptr() and same_bits(y, want)
+    assert getattr(torch.ops.actk, op + "_")(y, fast) is None and same_bits(y, want)
+    out2, y2 = torch.empty_like(x), x.clone()
+    assert getattr(at, op)(x, fast, out=out2) is out2 and same_bits(out2, want)
+    assert getattr(at, op + "_")(y2, fast) is y2 and same_bits(y2, want)
 
 
 def test_fast_tier_is_not_the_accurate_one():
@@ -169,41 +172,30 @@ def threads():
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
-def test_thread_counts_give_the_same_bits_and_use_torchs_threads(dtype, threads):
+def test_thread_counts_give_the_same_bits_and_follow_torchs_count(dtype, threads):
     x = sample(dtype, (1 << 21) + 37)
     b = sample(dtype, 1000, seed=3)
     xb = x[: 2000 * 1000].reshape(2000, 1000)
     torch.set_num_threads(1)
-    c0 = at.host_calls()
+    assert at.pool_threads() == 1  # one thread: actk runs on the caller
     one = [at.gelu(x), at.silu(x, fast=True), at.swish(x, 0.7), at.bias_gelu(xb, b)]
-    assert at.host_calls() == c0  # one thread: actk never goes to torch's pool
     torch.set_num_threads(2)
+    assert at.pool_threads() == 2  # torch.set_num_threads sets actk's width too
     two = [at.gelu(x), at.silu(x, fast=True), at.swish(x, 0.7), at.bias_gelu(xb, b)]
-    # each large call went through at::parallel_for (actk_pool_create_host)
-    assert at.host_calls() - c0 == len(two)
     for a, b2 in zip(one, two):
         assert same_bits(a, b2)
 
 
-def test_small_calls_do_not_go_to_the_pool(threads):
-    torch.set_num_threads(2)
-    c0 = at.host_calls()
-    at.gelu(torch.randn(256))
-    assert at.host_calls() == c0
-
-
 def test_concurrent_calls_from_python_threads(threads):
-    # several Python threads at once: each call goes to torch's pool, right bits
+    # several Python threads at once on one actk pool (ctypes drops the GIL): right bits
     torch.set_num_threads(2)
     x = sample(torch.float32, 1 << 20)
     want = at.gelu(x)
-    c0 = at.host_calls()
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(4) as ex:
         outs = list(ex.map(lambda _: at.gelu(x), range(8)))
     assert all(same_bits(o, want) for o in outs)
-    assert at.host_calls() - c0 == 8
 
 
 class Block(torch.nn.Module):

@@ -15,7 +15,7 @@ try:
 except ImportError as e:  # pragma: no cover - depends on the machine
     if os.environ.get("ACTK_REQUIRE_TORCH") == "1":
         raise
-    pytest.skip("torch or actk's torch extension not available: %s" % e, allow_module_level=True)
+    pytest.skip("torch >= 2.4 not available: %s" % e, allow_module_level=True)
 
 DTYPES = [torch.float32, torch.float16, torch.bfloat16]
 
@@ -133,7 +133,7 @@ def test_errors_write_nothing():
         at.rope_cache(4, 8, -1.0)
 
 
-def test_threads_give_the_same_bits_on_torchs_pool():
+def test_threads_give_the_same_bits():
     before = torch.get_num_threads()
     try:
         x = data(torch.bfloat16, (4, 512, 8, 128), seed=2)
@@ -141,9 +141,8 @@ def test_threads_give_the_same_bits_on_torchs_pool():
         torch.set_num_threads(1)
         one = at.rope(x, cos, sin)
         torch.set_num_threads(2)
-        c0 = at.host_calls()
+        assert at.pool_threads() == 2
         two = at.rope(x, cos, sin)
-        assert at.host_calls() > c0  # the call went through at::parallel_for
         assert torch.equal(bits(one), bits(two))
     finally:
         torch.set_num_threads(before)
