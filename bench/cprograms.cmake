@@ -1,8 +1,7 @@
 # The plain-C bench programs (C11 + pthreads, OpenMP optional), for
 # bench/CMakeLists.txt and for bench/scaling.sh's standalone build alike:
-# actk_pool_bench (dispatch latency, the planner's thresholds, idle CPU, and
-# scaling.sh's scale/seed/contend/place parts in pool_scaling.c),
-# actk_rope_bench (RoPE); each one's header says more. They read internal headers through
+# actk_pool_bench (the pool, the planner and threading: every part of
+# scaling.sh but rope), actk_rope_bench (RoPE); each one's header says more. They read internal headers through
 # bench/bench_internal.h, so they link the static library; bench_util.c holds
 # what they share. Expects ACTK_BENCH_ROOT, the targets actk_static and
 # Threads::Threads, and find_package(OpenMP COMPONENTS C) already run (without
@@ -13,7 +12,6 @@ foreach(prog actk_pool_bench actk_rope_bench)
                                              ${ACTK_BENCH_ROOT}/bench)
   target_link_libraries(${prog} PRIVATE actk_static Threads::Threads m)
 endforeach()
-target_sources(actk_pool_bench PRIVATE ${ACTK_BENCH_ROOT}/bench/pool_scaling.c)
 if(OpenMP_C_FOUND)
   target_link_libraries(actk_pool_bench PRIVATE OpenMP::OpenMP_C)
 endif()

@@ -20,27 +20,12 @@
 # headers say how). N = physical cores in the affinity mask; thread counts
 # 1, 2, 4, 8, 16 and N, only those <= N; "T" below is min(16, N).
 #
-# Parts (--only takes a comma-separated list of these names):
-#   scale    erf, gelu, tanh and gelu_bf16_fast at 64 Ki, 1 Mi, 4 Mi and
-#            16 Mi elements on each thread count: an own pool, the default
-#            pool (at its own count), and OpenMP `parallel for` over the same
-#            kernel in a separate process (actk_pool_bench scale [--omp])
-#   seed     a 524288-element gelu after idle gaps of 0, 20, 100, 500 us and
-#            5 ms at T threads: time per call over back to back, speedup, and
-#            whether the planner split (par%, actk_runner_parallel_calls);
-#            own pool (spin 1000 us and 0), default pool, OpenMP (own process)
-#   latency  dispatch latency of an empty job after the same gaps, p50/p99,
-#            pools of T threads with spin_us 0, 100, 1000 (actk_pool_bench a)
-#   idle     CPU time burnt while idle after a burst (actk_pool_bench c)
-#   rope     RoPE llama3 prefill (B1 S128 H32 D128, BSHD, split-half and
-#            interleaved, f32 and bf16) on an own pool of each thread count,
-#            gaps 0 and 20 us, against a copy of the same bytes
-#   contend  two runtimes in one process, T threads each: actk pool beside
-#            actk pool (default spin, spin 0), beside an OpenMP team, and an
-#            OpenMP team beside actk (OMP_WAIT_POLICY unset; the same again
-#            with OMP_WAIT_POLICY=passive as contend_passive)
-#   place    pinned vs unpinned own pools (actk_pool_config.pin), and where
-#            the allowed CPUs have SMT siblings, compact vs spread placement
+# Parts (--only takes a comma-separated list of them): scale, seed, latency,
+# idle, contend, place (actk_pool_bench's parts of those names, at T threads
+# or, scale, every count: its header and docs/performance.md say what each
+# measures; contend runs again with OMP_WAIT_POLICY=passive as
+# contend_passive), and rope (actk_rope_bench: llama3 prefill, B1 S128 H32
+# D128, BSHD, both styles, f32 and bf16, on an own pool of each count).
 #
 # --quick: fewer repeats everywhere (the default is sized to finish in under
 # 3 minutes on 2 cores and under 8 on 16). The exit status is non-zero if a
@@ -88,42 +73,19 @@ say "results: $results"
 
 q=()
 ((quick)) && q=(--quick)
-if want scale; then
-  omp_args=()
-  if [[ $openmp == yes ]]; then
-    run_csv scale_omp "$bin/actk_pool_bench" scale --omp "${q[@]}"
-    omp_args=(--omp-results "$results/scale_omp.csv")
-  fi
-  run_csv scale "$bin/actk_pool_bench" scale "${q[@]}" "${omp_args[@]}"
+pool="$bin/actk_pool_bench"
+want scale && run_csv scale "$pool" scale "${q[@]}"
+want seed && run_csv seed "$pool" seed "${q[@]}"
+want latency && run_csv latency "$pool" latency --quick --threads "$single" \
+  --gaps 0,20,100,500,5000 --spins 0,100,1000
+want idle && run_csv idle "$pool" idle --quick --threads "$single"
+want rope && run_csv rope "$bin/actk_rope_bench" --quick --shapes prefill128 --layouts bshd \
+  --types f32,bf16 --gaps 0,20 --threads "$threads"
+want contend && run_csv contend "$pool" contend "${q[@]}"
+if want contend && [[ $openmp == yes ]]; then
+  run_csv contend_passive env OMP_WAIT_POLICY=passive "$pool" contend "${q[@]}"
 fi
-if want seed; then
-  omp_args=()
-  if [[ $openmp == yes ]]; then
-    run_csv seed_omp "$bin/actk_pool_bench" seed --omp "${q[@]}"
-    omp_args=(--omp-results "$results/seed_omp.csv")
-  fi
-  run_csv seed "$bin/actk_pool_bench" seed "${q[@]}" "${omp_args[@]}"
-fi
-if want latency; then
-  run_csv latency "$bin/actk_pool_bench" --only a --quick --threads "$single" \
-    --gaps 0,20,100,500,5000 --spins 0,100,1000
-fi
-if want idle; then
-  run_csv idle "$bin/actk_pool_bench" --only c --quick --threads "$single"
-fi
-if want rope; then
-  run_csv rope "$bin/actk_rope_bench" --quick --shapes prefill128 --layouts bshd --types f32,bf16 \
-    --gaps 0,20 --threads "$threads"
-fi
-if want contend; then
-  run_csv contend "$bin/actk_pool_bench" contend "${q[@]}"
-  if [[ $openmp == yes ]]; then
-    run_csv contend_passive env OMP_WAIT_POLICY=passive "$bin/actk_pool_bench" contend "${q[@]}"
-  fi
-fi
-if want place; then
-  run_csv place "$bin/actk_pool_bench" place "${q[@]}"
-fi
+want place && run_csv place "$pool" place "${q[@]}"
 
 say "done in $(($(date +%s) - t_start)) s"
 run_done
