@@ -69,15 +69,8 @@ static void mul_f32_c(const float *a, const float *u, float *y, size_t n) {
 }
 
 static void mul_bf16_c(const uint16_t *a, const uint16_t *u, uint16_t *y, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    uint32_t ab = (uint32_t)a[i] << 16, ub = (uint32_t)u[i] << 16, pb;
-    float af, uf, p;
-    memcpy(&af, &ab, 4);
-    memcpy(&uf, &ub, 4);
-    p = af * uf;
-    memcpy(&pb, &p, 4);
-    y[i] = (uint16_t)((pb + 0x7fffu + ((pb >> 16) & 1u)) >> 16); /* to nearest even */
-  }
+  for (size_t i = 0; i < n; i++)
+    y[i] = actk_f32_to_bf16(actk_bf16_to_f32(a[i]) * actk_bf16_to_f32(u[i]));
 }
 
 #if defined(__x86_64__)

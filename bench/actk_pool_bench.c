@@ -150,11 +150,7 @@ static void buffers(size_t cap) {
   g_x16 = xalloc(cap * sizeof(uint16_t));
   g_y16 = xalloc(cap * sizeof(uint16_t));
   g_y216 = xalloc(cap * sizeof(uint16_t));
-  for (size_t i = 0; i < cap; i++) {
-    uint32_t u;
-    memcpy(&u, &g_x[i], sizeof u);
-    g_x16[i] = (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16); /* bf16, RNE */
-  }
+  for (size_t i = 0; i < cap; i++) g_x16[i] = actk_f32_to_bf16(g_x[i]);
   if (!g_cos) {
     g_cos = xalloc(ROPE_MAXPOS * ROPE_D / 2 * sizeof(float));
     g_sin = xalloc(ROPE_MAXPOS * ROPE_D / 2 * sizeof(float));

@@ -458,8 +458,10 @@ int types_main(const options &opt) {
     fill_activations(x32, n, 0x61636b746b5f78ULL);
     fill_bias(b32, kBiasWidth, 0x61636b746b5f62ULL);
     std::vector<uint16_t> x16[3], b16[3], y16[3], ref16[3];
-    auto to16 = [](int t, float f) { return t == 1 ? f32_to_f16(f) : f32_to_bf16(f); };
-    auto from16 = [](int t, uint16_t h) { return t == 1 ? f16_to_f32(h) : bf16_to_f32(h); };
+    auto to16 = [](int t, float f) { return t == 1 ? actk_f32_to_f16(f) : actk_f32_to_bf16(f); };
+    auto from16 = [](int t, uint16_t h) {
+      return t == 1 ? actk_f16_to_f32(h) : actk_bf16_to_f32(h);
+    };
     for (int t = 1; t < 3; t++) {
       x16[t].resize(n), y16[t].resize(n), ref16[t].resize(n), b16[t].resize(kBiasWidth);
       for (size_t i = 0; i < n; i++) x16[t][i] = to16(t, x32[i]);

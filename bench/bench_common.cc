@@ -4,7 +4,6 @@
 
 #include "harness.h"
 
-#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -66,52 +65,7 @@ actk_status run_engine16(const bench_op &op, int type, const uint16_t *x, const 
   return s;
 }
 
-// ---- 16-bit conversions (scalar) ----
-
-namespace {
-uint32_t bits_of(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-float float_of(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
-} // namespace
-
-float f16_to_f32(uint16_t h) {
-  const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-  if (e == 0x1f) return float_of(sign | 0x7f800000u | (m << 13) | (m ? 0x00400000u : 0u));
-  if (e) return float_of(sign | ((e + 112u) << 23) | (m << 13));
-  // zero or subnormal: m 2^-24, exact in float
-  const float v = (float)m * 0x1p-24f;
-  return sign ? -v : v;
-}
-
-uint16_t f32_to_f16(float f) {
-  const uint32_t u = bits_of(f), sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
-  if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
-  if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); // 65520 and up: infinity
-  if (a >= 0x38800000u) {                                  // normal f16
-    uint32_t r = a - 0x38000000u;
-    r += 0xfffu + ((r >> 13) & 1u);
-    return (uint16_t)(sign | (r >> 13));
-  }
-  // subnormal f16 (or 0): the value in units of 2^-24, rounded to nearest
-  // even by the FPU (|f| < 2^-14, so the product is exact and small)
-  const float q = std::nearbyint(std::fabs(f) * 0x1p24f);
-  return (uint16_t)(sign | (uint32_t)q);
-}
-
-float bf16_to_f32(uint16_t h) { return float_of((uint32_t)h << 16); }
-
-uint16_t f32_to_bf16(float f) {
-  const uint32_t u = bits_of(f);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
-  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-}
+// ---- 16-bit types ----
 
 int distance16(uint16_t a, uint16_t b, bool bf16) {
   const unsigned inf = bf16 ? 0x7f80u : 0x7c00u;
@@ -127,16 +81,16 @@ int distance16(uint16_t a, uint16_t b, bool bf16) {
 
 namespace {
 void widen_f16_scalar(const uint16_t *x, float *y, size_t n) {
-  for (size_t i = 0; i < n; i++) y[i] = f16_to_f32(x[i]);
+  for (size_t i = 0; i < n; i++) y[i] = actk_f16_to_f32(x[i]);
 }
 void narrow_f16_scalar(const float *x, uint16_t *y, size_t n) {
-  for (size_t i = 0; i < n; i++) y[i] = f32_to_f16(x[i]);
+  for (size_t i = 0; i < n; i++) y[i] = actk_f32_to_f16(x[i]);
 }
 void widen_bf16_scalar(const uint16_t *x, float *y, size_t n) {
-  for (size_t i = 0; i < n; i++) y[i] = bf16_to_f32(x[i]);
+  for (size_t i = 0; i < n; i++) y[i] = actk_bf16_to_f32(x[i]);
 }
 void narrow_bf16_scalar(const float *x, uint16_t *y, size_t n) {
-  for (size_t i = 0; i < n; i++) y[i] = f32_to_bf16(x[i]);
+  for (size_t i = 0; i < n; i++) y[i] = actk_f32_to_bf16(x[i]);
 }
 } // namespace
 

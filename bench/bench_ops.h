@@ -93,14 +93,8 @@ const std::vector<bench_op> &bench_ops_typed();
 actk_status run_actk_typed(const bench_op &op, const void *x, const void *bias, size_t width,
                            void *y, size_t n);
 
-// Scalar conversions with the semantics actk documents (README "Types"):
-// f16 <-> f32 as F16C does it (exact widening, round to nearest even, no
-// flush, NaN quieted), bf16 <-> f32 as the top 16 bits, rounded to nearest
-// even with a NaN guard (x | 0x0040).
-float f16_to_f32(uint16_t h);
-uint16_t f32_to_f16(float f);
-float bf16_to_f32(uint16_t h);
-uint16_t f32_to_bf16(float f);
+// The scalar conversions are actk.h's (actk_f32_to_f16 and friends): F16C's
+// semantics for f16, round to nearest even with a NaN guard for bf16.
 // How many steps of the type (bf16 or f16) a is from b: 0 equal (or both
 // NaN), 1 neighbours (+0 and -0 are 0 apart), 1 << 20 when only one is NaN.
 int distance16(uint16_t a, uint16_t b, bool bf16);

@@ -15,7 +15,7 @@ void widen_f16_avx2(const uint16_t *x, float *y, size_t n) {
     _mm256_storeu_ps(y + i, _mm256_cvtph_ps(a));
     _mm256_storeu_ps(y + i + 8, _mm256_cvtph_ps(b));
   }
-  for (; i < n; i++) y[i] = f16_to_f32(x[i]);
+  for (; i < n; i++) y[i] = actk_f16_to_f32(x[i]);
 }
 
 void narrow_f16_avx2(const float *x, uint16_t *y, size_t n) {
@@ -26,7 +26,7 @@ void narrow_f16_avx2(const float *x, uint16_t *y, size_t n) {
     _mm_storeu_si128((__m128i *)(void *)(y + i), a);
     _mm_storeu_si128((__m128i *)(void *)(y + i + 8), b);
   }
-  for (; i < n; i++) y[i] = f32_to_f16(x[i]);
+  for (; i < n; i++) y[i] = actk_f32_to_f16(x[i]);
 }
 
 void widen_bf16_avx2(const uint16_t *x, float *y, size_t n) {
@@ -38,7 +38,7 @@ void widen_bf16_avx2(const uint16_t *x, float *y, size_t n) {
     _mm256_storeu_si256((__m256i *)(void *)(y + i), lo);
     _mm256_storeu_si256((__m256i *)(void *)(y + i + 8), hi);
   }
-  for (; i < n; i++) y[i] = bf16_to_f32(x[i]);
+  for (; i < n; i++) y[i] = actk_bf16_to_f32(x[i]);
 }
 
 namespace {
@@ -64,7 +64,7 @@ void narrow_bf16_avx2(const float *x, uint16_t *y, size_t n) {
     const __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8);
     _mm256_storeu_si256((__m256i *)(void *)(y + i), p);
   }
-  for (; i < n; i++) y[i] = f32_to_bf16(x[i]);
+  for (; i < n; i++) y[i] = actk_f32_to_bf16(x[i]);
 }
 
 } // namespace actkb

@@ -25,7 +25,7 @@ void widen_f16_avx512(const uint16_t *x, float *y, size_t n) {
     _mm512_storeu_ps(y + i, _mm512_cvtph_ps(a));
     _mm512_storeu_ps(y + i + 16, _mm512_cvtph_ps(b));
   }
-  for (; i < n; i++) y[i] = f16_to_f32(x[i]);
+  for (; i < n; i++) y[i] = actk_f16_to_f32(x[i]);
 }
 
 void narrow_f16_avx512(const float *x, uint16_t *y, size_t n) {
@@ -36,7 +36,7 @@ void narrow_f16_avx512(const float *x, uint16_t *y, size_t n) {
     _mm256_storeu_si256((__m256i *)(void *)(y + i), a);
     _mm256_storeu_si256((__m256i *)(void *)(y + i + 16), b);
   }
-  for (; i < n; i++) y[i] = f32_to_f16(x[i]);
+  for (; i < n; i++) y[i] = actk_f32_to_f16(x[i]);
 }
 
 void widen_bf16_avx512(const uint16_t *x, float *y, size_t n) {
@@ -47,7 +47,7 @@ void widen_bf16_avx512(const uint16_t *x, float *y, size_t n) {
     _mm512_storeu_si512(y + i, _mm512_slli_epi32(_mm512_cvtepu16_epi32(a), 16));
     _mm512_storeu_si512(y + i + 16, _mm512_slli_epi32(_mm512_cvtepu16_epi32(b), 16));
   }
-  for (; i < n; i++) y[i] = bf16_to_f32(x[i]);
+  for (; i < n; i++) y[i] = actk_bf16_to_f32(x[i]);
 }
 
 namespace {
@@ -69,7 +69,7 @@ void narrow_bf16_avx512(const float *x, uint16_t *y, size_t n) {
     _mm256_storeu_si256((__m256i *)(void *)(y + i), round_bf16(_mm512_loadu_ps(x + i)));
     _mm256_storeu_si256((__m256i *)(void *)(y + i + 16), round_bf16(_mm512_loadu_ps(x + i + 16)));
   }
-  for (; i < n; i++) y[i] = f32_to_bf16(x[i]);
+  for (; i < n; i++) y[i] = actk_f32_to_bf16(x[i]);
 }
 
 } // namespace actkb
