@@ -5,7 +5,7 @@
  *
  *   actk_pool_bench [PART[,PART..]].. [--only PARTS] [--quick] [--csv]
  *       [--csv-out=FILE] [--pin] [--threads L] [--gaps L] [--sizes L]
- *       [--ops L] [--spins L] [--smt-test]
+ *       [--ops L] [--spins L] [--smt-test] [--types L] [--shapes L] [--layouts L]
  *
  * No part named: latency, sweep, idle ("a" and "c" are latency and idle). L:
  * a comma-separated list; --gaps (us), --sizes and --ops replace the part's
@@ -40,6 +40,19 @@
  *          have SMT siblings (/sys core_id; --smt-test pretends CPU pairs
  *          are), compact (T/2 cores) vs spread (T cores), every thread pinned
  *          by the bench, the caller on the same CPU in both.
+ * rope     RoPE (actk_rope_f32, _f16, _bf16; the 16-bit types take f32
+ *          caches) on engines' shapes, H 32, D 128, rotary_dim D, theta 10000:
+ *          prefill s128 and s2048 (B 1, positions 0..S-1, BSHD and BHSD),
+ *          decode b1/b8/b32 (S 1, BSHD, a position id per sequence), both
+ *          styles; --types f32,f16,bf16, --shapes prefill128,prefill2048,
+ *          decode1,decode8,decode32, --layouts bshd,bhsd pick (default all),
+ *          gaps 0, 20, 500. Serial (1T), on the default pool (--threads: an
+ *          own pool per count; --pin: own, pin = 1) and a memcpy of the same
+ *          bytes, interleaved, 1 ms between blocks: us per call, ns per
+ *          element, ratios to the copy, 1T/pool, par%, plan (h/c), bits
+ *          (pool == serial). Checks issue 13's bar (bf16 prefill s128 BSHD,
+ *          one thread <= 1.3x the copy, gap 0) and decode's claims (b1 never
+ *          touches the pool; rope - copy < 1 us at b1).
  * info     "threads L" (scale's default counts) and "single T", for scripts.
  *
  * A grid's variants run in interleaved blocks per scenario, rotating order
@@ -53,6 +66,7 @@
  * OpenMP threads on the allowed CPUs. Exit status 1 if a pool's output
  * differed from serial's or the active ISA changed. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <sched.h>
@@ -255,6 +269,7 @@ static void job_call(void *p) {
 static unsigned g_tl[16], g_gaps[16], g_sizes[16], g_spins[8];
 static int g_ntl, g_ngaps, g_nsizes, g_nspins, g_smt_test;
 static const char *g_opt_threads, *g_opt_gaps, *g_opt_sizes, *g_opt_ops, *g_opt_spins;
+static const char *g_opt_types, *g_opt_shapes, *g_opt_layouts; /* rope's */
 static const bop *g_opl[N_OPS];
 static int g_nopl;
 static unsigned g_N, g_tdef; /* physical cores allowed, the default pool's threads */
@@ -358,7 +373,12 @@ static const char *list_str(const unsigned *v, int n) {
 
 /* ---- the parts' table ---- */
 
-enum { T_DEF, T_SINGLE, T_LIST };            /* a part's default thread count(s) */
+enum {
+  T_DEF,
+  T_SINGLE,
+  T_LIST,
+  T_POOL
+}; /* a part's thread count(s); T_POOL: T_DEF, or every --threads */
 enum { G_BITS = 1, G_B2B = 2, G_SPLIT = 4 }; /* a grid's extra columns */
 #define SPIN_DEF (~0u)                       /* the default pool */
 #define MAXV 5
@@ -1095,6 +1115,189 @@ static int part_place(const part *P) {
   return rc;
 }
 
+/* ---- rope: RoPE on the shapes engines run, serial and on a pool, beside a copy ---- */
+
+typedef struct rope_call {
+  actk_pool *pool;
+  const actk_rope_desc *d;
+  int type; /* 0 f32, 1 f16, 2 bf16 */
+  const void *x;
+  const int64_t *ids;
+  void *y;
+  size_t bytes;
+} rope_call;
+
+static actk_status rope_any(actk_pool *pool, const actk_rope_desc *d, int type, const void *x,
+                            const int64_t *ids, void *y) {
+  switch (type) {
+  case 1:
+    return actk_rope_f16(pool, d, x, ids, g_cos, g_sin, y);
+  case 2:
+    return actk_rope_bf16(pool, d, x, ids, g_cos, g_sin, y);
+  default:
+    return actk_rope_f32(pool, d, x, ids, g_cos, g_sin, y);
+  }
+}
+
+static void call_rope(void *p) {
+  const rope_call *c = p;
+  actk_status st = rope_any(c->pool, c->d, c->type, c->x, c->ids, c->y);
+  if (st != ACTK_OK) die("rope", st);
+}
+
+static void call_copy(void *p) {
+  const rope_call *c = p;
+  memcpy(c->y, c->x, c->bytes);
+  __asm__ volatile("" : : "r"(c->y) : "memory"); /* not elided, not merged across calls */
+}
+
+static int part_rope(const part *P) {
+  (void)P;
+  static const struct {
+    const char *name, *key; /* key: the --shapes name */
+    size_t B, S;
+    int decode;
+  } shapes[] = {{"prefill s128", "prefill128", 1, 128, 0},
+                {"prefill s2048", "prefill2048", 1, 2048, 0},
+                {"decode b1", "decode1", 1, 1, 1},
+                {"decode b8", "decode8", 8, 1, 1},
+                {"decode b32", "decode32", 32, 1, 1}};
+  static const char *const type_names[3] = {"f32", "f16", "bf16"};
+  static const size_t esize[3] = {4, 2, 2};
+  const size_t max_el = 2048 * ROPE_TOKEN, H = ROPE_TOKEN / ROPE_D,
+               cheap_min = actk_plan_min_parallel(ACTK_COST_CHEAP);
+  buffers(ROPE_TOKEN); /* the cos/sin caches */
+  actk_pool_config cfg;
+  actk_pool_config_init(&cfg);
+  note("pool: %s%s, default spin",
+       g_opt_threads ? "own pools, one per --threads count"
+       : g_pin       ? "own"
+                     : "actk_pool_default(), unpinned",
+       g_pin ? ", pin = 1" : "");
+  note("H=%zu D=%d rotary_dim=D, cache %d positions (f32 for every type); gaps < %u us "
+       "busy-wait, longer ones sleep",
+       H, ROPE_D, ROPE_MAXPOS, SLEEP_MIN_US);
+  /* uniform in [-1, 1) from an LCG; f16 inputs below 2^-14 (subnormal) are 0 */
+  float *x = xalloc(max_el * sizeof(float));
+  void *xt[3], *yt[3], *y2t[3];
+  for (int t = 0; t < 3; t++) {
+    xt[t] = t ? xalloc(max_el * esize[t]) : x;
+    yt[t] = xalloc(max_el * esize[t]);
+    y2t[t] = xalloc(max_el * esize[t]);
+  }
+  uint32_t seed = 987654321u;
+  for (size_t i = 0; i < max_el; i++) {
+    seed = seed * 1664525u + 1013904223u;
+    x[i] = (float)(seed >> 8) / 16777216.0f * 2.0f - 1.0f;
+    ((uint16_t *)xt[2])[i] = actk_f32_to_bf16(x[i]);
+    ((uint16_t *)xt[1])[i] =
+        fabsf(x[i]) < 0x1p-14f ? (uint16_t)(signbit(x[i]) ? 0x8000u : 0u) : actk_f32_to_f16(x[i]);
+  }
+  int64_t ids[32];
+  for (int b = 0; b < 32; b++) ids[b] = 1000 + 61 * b; /* sequences at different lengths */
+
+  static const col cols[] = {{"shape", 13},      {"type", 4},      {"layout", 6},  {"style", 5},
+                             {"thr", 3},         {"gap", 3},       {"elems", 7},   {"copy_us", 7},
+                             {"1T_us", 7},       {"1T_ns/el", 8},  {"1T/copy", 7}, {"pool_us", 7},
+                             {"pool_ns/el", 10}, {"pool/copy", 9}, {"1T/pool", 7}, {"par%", 4},
+                             {"plan_h/c", 13},   {"bits", 4}};
+  const int nc = (int)(sizeof cols / sizeof cols[0]);
+  t_head("rope", cols, nc);
+  int failures = 0, ran_b1 = 0;
+  double b1_over[3][2][2] = {{{0}}}; /* decode b1, [type][style][1T, pool]: rope - copy, gap 0 */
+  double bar16[2] = {-1, -1};        /* bf16 prefill s128 BSHD 1T/copy at gap 0, per style */
+  unsigned long b1_par = 0;
+  for (int ty = 0; ty < 3; ty++) {
+    if (!bench_in_list(g_opt_types, type_names[ty])) continue;
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+      if (!bench_in_list(g_opt_shapes, shapes[si].key)) continue;
+      const size_t B = shapes[si].B, S = shapes[si].S, n = B * S * ROPE_TOKEN;
+      const int decode = shapes[si].decode;
+      for (int lay = 0; lay < (decode ? 1 : 2); lay++) {
+        if (!bench_in_list(g_opt_layouts, lay ? "bhsd" : "bshd")) continue;
+        for (int sty = 0; sty < 2; sty++) {
+          actk_rope_desc d;
+          actk_rope_desc_init(&d);
+          d.batch = B;
+          d.seq_len = S;
+          d.heads = H;
+          d.head_size = ROPE_D;
+          d.layout = lay ? ACTK_ROPE_BHSD : ACTK_ROPE_BSHD;
+          d.style = sty ? ACTK_ROPE_INTERLEAVED : ACTK_ROPE_SPLIT_HALF;
+          d.max_position = ROPE_MAXPOS;
+          const int64_t *pid = decode ? ids : NULL;
+          for (int pk = 0; pk < g_ntl; pk++) {
+            actk_pool *pool = g_opt_threads || g_pin ? pool_get(g_tl[pk], cfg.spin_us, g_pin)
+                                                     : actk_pool_default();
+            const unsigned T = actk_pool_threads(pool);
+            rope_call c1 = {NULL, &d, ty, xt[ty], pid, yt[ty], n * esize[ty]}, cp = c1;
+            cp.pool = pool;
+            /* the pool's result must be the serial one, bit for bit */
+            actk_status st = rope_any(NULL, &d, ty, xt[ty], pid, yt[ty]);
+            if (st == ACTK_OK) st = rope_any(pool, &d, ty, xt[ty], pid, y2t[ty]);
+            if (st != ACTK_OK) die("rope", st);
+            const int same = memcmp(yt[ty], y2t[ty], n * esize[ty]) == 0;
+            failures += !same;
+            for (int gi = 0; gi < g_ngaps; gi++) {
+              variant v[3] = {{"copy", call_copy, &c1, NULL, 0, 0, 0, 0},
+                              {"1T", call_rope, &c1, NULL, 0, 0, 0, 0},
+                              {"pool", call_rope, &cp, NULL, 0, 0, 0, 0}};
+              /* 1 ms between blocks: each block starts from a parked pool */
+              measure(v, 3, g_gaps[gi], 1000, g_quick ? 80 : 500, 3, 4000, median_u64);
+              const double copy = v[0].med, one = v[1].med, par = v[2].med;
+              rowf("rope", cols, nc,
+                   "%s|%s|%s|%s|%u|%u|%zu|%s|%s|%.3f|%.2f|%s|%.3f|%.2f|%.2f|%s|%s/%s|%s",
+                   shapes[si].name, type_names[ty], lay ? "BHSD" : "BSHD", sty ? "inter" : "half",
+                   T, g_gaps[gi], n, US(copy), US(one), one / (double)n, one / copy, US(par),
+                   par / (double)n, par / copy, one / par, par_pct(&v[2], 0),
+                   plan_str(n, ROPE_D, T, ACTK_COST_CHEAP, g_hot_ns),
+                   plan_str(n, ROPE_D, T, ACTK_COST_CHEAP, g_cold_ns), same ? "same" : "DIFF");
+              for (int j = 0; j < 3; j++) free(v[j].s);
+              if (g_gaps[gi] == 0 && pk == 0 && ty == 2 && si == 0 && lay == 0)
+                bar16[sty] = one / copy;
+              if (decode && B == 1) {
+                ran_b1 = 1;
+                b1_par += v[2].par;
+                if (g_gaps[gi] == 0) {
+                  b1_over[ty][sty][0] = one - copy;
+                  b1_over[ty][sty][1] = par - copy;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  for (int sty = 0; sty < 2; sty++)
+    if (bar16[sty] >= 0)
+      note("bf16 prefill s128 BSHD %s, gap 0: 1T/copy = %.2f (issue 13's bar <= 1.3x): %s",
+           sty ? "interleaved" : "split-half", bar16[sty], bar16[sty] <= 1.3 ? "PASS" : "MISS");
+  if (ran_b1) {
+    note("decode b1 (%zu elements) never touches the pool: %s (n %s min_parallel %zu, "
+         "parallel-branch calls %lu)",
+         ROPE_TOKEN, ROPE_TOKEN < cheap_min && b1_par == 0 ? "yes" : "NO",
+         ROPE_TOKEN < cheap_min ? "<" : ">=", cheap_min, b1_par);
+    for (int ty = 0; ty < 3; ty++)
+      for (int sty = 0; sty < 2 && bench_in_list(g_opt_types, type_names[ty]); sty++)
+        note("decode b1 %s %s, gap 0: rope - copy = %.0f ns serial, %.0f ns via the pool "
+             "(target < 1000 ns): %s",
+             type_names[ty], sty ? "interleaved" : "split-half", b1_over[ty][sty][0],
+             b1_over[ty][sty][1],
+             b1_over[ty][sty][0] < 1000 && b1_over[ty][sty][1] < 1000 ? "PASS" : "FAIL");
+    note("decode b8 / b32 = %zu / %zu elements: %s / %s the pool's minimum (%zu)", 8 * ROPE_TOKEN,
+         32 * ROPE_TOKEN, 8 * ROPE_TOKEN < cheap_min ? "below" : "at or above",
+         32 * ROPE_TOKEN < cheap_min ? "below" : "at or above", cheap_min);
+  }
+  if (failures) note("!! %d shape(s) gave different bits on the pool than serially", failures);
+  for (int t = 0; t < 3; t++) {
+    free(xt[t]);
+    free(yt[t]);
+    free(y2t[t]);
+  }
+  return failures ? 1 : 0;
+}
+
 /* ---- info, the table, main ---- */
 
 static int part_info(const part *P) {
@@ -1136,6 +1339,7 @@ static const part g_parts[] = {
     {"seed", NULL, part_grid, T_SINGLE, "gelu", "524288", "0,20,100,500,5000", &g_seed},
     {"contend", NULL, part_contend, T_SINGLE, "gelu", "524288", "0", NULL},
     {"place", NULL, part_place, T_SINGLE, "gelu", "524288,4194304", "0,20,500,5000", &g_place},
+    {"rope", NULL, part_rope, T_POOL, "rope", "0", "0,20,500", NULL},
     {"info", NULL, part_info, T_DEF, "gelu", "0", "0", NULL},
 };
 #define N_PARTS (sizeof g_parts / sizeof g_parts[0])
@@ -1153,7 +1357,8 @@ static const part *part_named(const char *s, size_t len) {
 static void usage(void) {
   fprintf(stderr, "usage: actk_pool_bench [PART[,PART..]].. [--only PARTS] [--quick] [--csv] "
                   "[--csv-out=FILE] [--pin]\n       [--threads L] [--gaps L] [--sizes L] "
-                  "[--ops L] [--spins L] [--smt-test]\n  parts:");
+                  "[--ops L] [--spins L] [--smt-test]\n       [--types L] [--shapes L] [--layouts "
+                  "L] (rope)\n  parts:");
   for (size_t k = 0; k < N_PARTS; k++) fprintf(stderr, " %s", g_parts[k].name);
   fprintf(stderr, " (default latency,sweep,idle; a = latency, c = idle)\n  ops:");
   for (size_t o = 0; o < N_OPS; o++) fprintf(stderr, " %s", g_ops[o].name);
@@ -1186,9 +1391,9 @@ static void part_lists(const part *P) {
     g_ntl = std_counts(g_tl);
   } else {
     g_ntl = 1;
-    g_tl[0] = P->threads == T_DEF ? g_tdef : g_N < 16 ? g_N : 16;
+    g_tl[0] = P->threads == T_DEF || P->threads == T_POOL ? g_tdef : g_N < 16 ? g_N : 16;
   }
-  if (P->threads != T_LIST) g_ntl = 1; /* one count: the first */
+  if (P->threads != T_LIST && P->threads != T_POOL) g_ntl = 1; /* one count: the first */
 }
 
 int main(int argc, char **argv) {
@@ -1201,9 +1406,11 @@ int main(int argc, char **argv) {
       g_smt_test = 1;
       continue;
     }
-    static const char *const names[] = {"--threads", "--gaps", "--sizes", "--ops", "--spins"};
-    const char **vars[] = {&g_opt_threads, &g_opt_gaps, &g_opt_sizes, &g_opt_ops, &g_opt_spins};
-    for (int k = 0; k < 5; k++)
+    static const char *const names[] = {"--threads", "--gaps",  "--sizes",  "--ops",
+                                        "--spins",   "--types", "--shapes", "--layouts"};
+    const char **vars[] = {&g_opt_threads, &g_opt_gaps,  &g_opt_sizes,  &g_opt_ops,
+                           &g_opt_spins,   &g_opt_types, &g_opt_shapes, &g_opt_layouts};
+    for (int k = 0; k < 8; k++)
       if (!strcmp(a, names[k])) opt = vars[k];
     if (opt || !strcmp(a, "--only")) {
       if (i + 1 == argc) usage();

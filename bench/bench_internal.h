@@ -1,5 +1,5 @@
 /* The one way bench/ reaches the library's internals: the bench programs
- * that measure the pool and the planner (actk_pool_bench, actk_rope_bench,
+ * that measure the pool and the planner (actk_pool_bench,
  * research/actk_pool_ab) need what the public API hides, and
  * they link the static library. Everything else in bench/ uses include/actk.h
  * only.

@@ -1,5 +1,5 @@
 /* bench_util: measurement and output helpers for the plain-C bench programs
- * (actk_pool_bench, actk_rope_bench, actk_gated_bench, actk_pool_ab).
+ * (actk_pool_bench, actk_gated_bench, actk_pool_ab).
  *
  *   time      now_ns, sleep_ns, gap_wait (busy below SLEEP_MIN_US, asleep
  *             from there), par_calls (actk_runner_parallel_calls),

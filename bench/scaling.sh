@@ -24,7 +24,7 @@
 # idle, contend, place (actk_pool_bench's parts of those names, at T threads
 # or, scale, every count: its header and docs/performance.md say what each
 # measures; contend runs again with OMP_WAIT_POLICY=passive as
-# contend_passive), and rope (actk_rope_bench: llama3 prefill, B1 S128 H32
+# contend_passive), and rope (its rope part: llama3 prefill, B1 S128 H32
 # D128, BSHD, both styles, f32 and bf16, on an own pool of each count).
 #
 # --quick: fewer repeats everywhere (the default is sized to finish in under
@@ -79,7 +79,7 @@ want seed && run_csv seed "$pool" seed "${q[@]}"
 want latency && run_csv latency "$pool" latency --quick --threads "$single" \
   --gaps 0,20,100,500,5000 --spins 0,100,1000
 want idle && run_csv idle "$pool" idle --quick --threads "$single"
-want rope && run_csv rope "$bin/actk_rope_bench" --quick --shapes prefill128 --layouts bshd \
+want rope && run_csv rope "$pool" rope --quick --shapes prefill128 --layouts bshd \
   --types f32,bf16 --gaps 0,20 --threads "$threads"
 want contend && run_csv contend "$pool" contend "${q[@]}"
 if want contend && [[ $openmp == yes ]]; then

@@ -26,7 +26,7 @@
 #            a memcpy, interleaved, at 64 Ki and 4 Mi elements, one thread
 #   types    actk_ratio --types --isa neon: f16 and bf16 against f32 and the
 #            engine way (widen, f32 kernel, narrow), one thread
-#   rope     actk_rope_bench on one thread (an own pool of 1), gap 0
+#   rope     actk_pool_bench rope on one thread (an own pool of 1), gap 0
 #   hotloop  tools/hotloop.py on this build's objects: llvm-mca's cycles per
 #            element on neoverse-n1/v1 next to the measured ones (skipped
 #            without python3, llvm-objdump and llvm-mca)
@@ -80,7 +80,7 @@ fi
 run_step cli "$bin/tools/actk" --isa neon "${cli[@]}"
 run_step ratio "$bin/bench/actk_ratio" --isa neon "${ratio[@]}"
 run_step types "$bin/bench/actk_ratio" --types --isa neon "${ratio[@]}"
-run_step rope env ACTK_ISA=neon "$bin/bench/actk_rope_bench" --threads 1 --gaps 0 "${rope[@]}"
+run_step rope env ACTK_ISA=neon "$bin/bench/actk_pool_bench" rope --threads 1 --gaps 0 "${rope[@]}"
 
 # ---- the estimates of this build, beside the measurements ----------------------
 tool() { # the first of the names given that is on PATH
