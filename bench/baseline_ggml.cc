@@ -88,7 +88,6 @@ const op_def kOps[] = {
     {"softplus", &lib::ggml_softplus},
     {"elu", &lib::ggml_elu},
 };
-constexpr int kNumOps = sizeof kOps / sizeof kOps[0];
 
 // f = name's address in h; false (and why) if it has none
 template <class F>
@@ -164,7 +163,7 @@ struct graph {
   std::vector<uint8_t> work;
 };
 std::vector<graph *> g_graphs;
-const char *g_error = nullptr;
+peer_error g_error;
 
 graph *find(lib &l, int op, ggml_type type, size_t n) {
   for (graph *g : g_graphs)
@@ -193,7 +192,7 @@ void run(lib &l0, int op, ggml_type type, const T *x, T *y, size_t n, T nan) {
     g->y->data = y;
     if (l.ggml_graph_compute(g->g, &g->plan) == GGML_STATUS_SUCCESS) return;
   }
-  if (!g_error) g_error = l.ok ? "ggml: a graph failed" : "ggml: not loaded";
+  g_error.set(l.ok ? "ggml: a graph failed" : "ggml: not loaded");
   for (size_t i = 0; i < n; i++) y[i] = nan;
 }
 
@@ -210,19 +209,14 @@ void k_bf16(const uint16_t *x, const uint16_t *, size_t, uint16_t *y, size_t n) 
   run<uint16_t>(g_native, Op, GGML_TYPE_BF16, x, y, n, 0x7fc0);
 }
 
-template <class K, class F, size_t... I>
-std::vector<K> table_of(F f, std::index_sequence<I...>) {
-  return {K{kOps[I].name, f(std::integral_constant<int, (int)I>())}...};
-}
-const auto kSeq = std::make_index_sequence<kNumOps>();
-const std::vector<named_kernel> native_table = table_of<named_kernel>(
-    [](auto i) -> kernel_fn { return k<&g_native, decltype(i)::value>; }, kSeq);
-const std::vector<named_kernel> avx2_table = table_of<named_kernel>(
-    [](auto i) -> kernel_fn { return k<&g_avx2, decltype(i)::value>; }, kSeq);
-const std::vector<named_kernel16> f16_table =
-    table_of<named_kernel16>([](auto i) -> kernel16_fn { return k_f16<decltype(i)::value>; }, kSeq);
-const std::vector<named_kernel16> bf16_table = table_of<named_kernel16>(
-    [](auto i) -> kernel16_fn { return k_bf16<decltype(i)::value>; }, kSeq);
+const std::vector<named_kernel> native_table = kernel_table<named_kernel>(
+    kOps, [](auto i) -> kernel_fn { return k<&g_native, decltype(i)::value>; });
+const std::vector<named_kernel> avx2_table = kernel_table<named_kernel>(
+    kOps, [](auto i) -> kernel_fn { return k<&g_avx2, decltype(i)::value>; });
+const std::vector<named_kernel16> f16_table = kernel_table<named_kernel16>(
+    kOps, [](auto i) -> kernel16_fn { return k_f16<decltype(i)::value>; });
+const std::vector<named_kernel16> bf16_table = kernel_table<named_kernel16>(
+    kOps, [](auto i) -> kernel16_fn { return k_bf16<decltype(i)::value>; });
 
 bool native_ok() { return get(g_native).ok; }
 bool avx2_ok() { return get(g_avx2).ok; }
@@ -242,11 +236,7 @@ const char *describe(lib &l0) {
 }
 const char *native_runtime() { return describe(g_native); }
 const char *avx2_runtime() { return describe(g_avx2); }
-const char *ggml_error() {
-  const char *e = g_error;
-  g_error = nullptr;
-  return e;
-}
+const char *ggml_error() { return g_error.take(); }
 } // namespace
 
 const baseline ggml_baseline = {

@@ -103,7 +103,7 @@ struct state {
   std::vector<prim *> prims;
 };
 
-const char *g_error = nullptr;
+peer_error g_error;
 
 state &st() {
   static tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
@@ -186,11 +186,7 @@ void run(int op, dt type, const T *x, const T *b, size_t w, T *y, size_t n, T na
     p->p.execute(s.strm, p->args);
     s.strm.wait();
   } catch (const std::exception &e) {
-    static std::string msg;
-    if (!g_error) {
-      msg = std::string("onednn ") + kOps[op].name + ": " + e.what();
-      g_error = msg.c_str();
-    }
+    g_error.set(std::string("onednn ") + kOps[op].name + ": " + e.what());
     for (size_t i = 0; i < n; i++) y[i] = nan;
   }
 }
@@ -236,11 +232,7 @@ const char *dnnl_runtime() {
   return r.c_str();
 }
 
-const char *dnnl_error() {
-  const char *e = g_error;
-  g_error = nullptr;
-  return e;
-}
+const char *dnnl_error() { return g_error.take(); }
 
 // The 16-bit baselines: runnable when every op's 64 Ki primitive can be made
 // in the type; runtime() names the implementations (or what failed).
@@ -282,27 +274,12 @@ bool f16_runnable() { return probe_f16().ok; }
 const char *bf16_runtime() { return probe_bf16().text.c_str(); }
 const char *f16_runtime() { return probe_f16().text.c_str(); }
 
-// The tables: kernel I of a type is op I of kOps.
-template <class K, template <int> class Fn, size_t... I>
-std::vector<K> table_of(std::index_sequence<I...>) {
-  return {K{kOps[I].name, Fn<(int)I>::fn}...};
-}
-template <int Op>
-struct f32_fn {
-  static constexpr kernel_fn fn = k<Op>;
-};
-template <int Op>
-struct bf16_fn {
-  static constexpr kernel16_fn fn = k_bf16<Op>;
-};
-template <int Op>
-struct f16_fn {
-  static constexpr kernel16_fn fn = k_f16<Op>;
-};
-const auto kSeq = std::make_index_sequence<kNumOps>();
-const std::vector<named_kernel> onednn_table = table_of<named_kernel, f32_fn>(kSeq);
-const std::vector<named_kernel16> onednn_bf16_table = table_of<named_kernel16, bf16_fn>(kSeq);
-const std::vector<named_kernel16> onednn_f16_table = table_of<named_kernel16, f16_fn>(kSeq);
+const std::vector<named_kernel> onednn_table =
+    kernel_table<named_kernel>(kOps, [](auto i) -> kernel_fn { return k<decltype(i)::value>; });
+const std::vector<named_kernel16> onednn_bf16_table = kernel_table<named_kernel16>(
+    kOps, [](auto i) -> kernel16_fn { return k_bf16<decltype(i)::value>; });
+const std::vector<named_kernel16> onednn_f16_table = kernel_table<named_kernel16>(
+    kOps, [](auto i) -> kernel16_fn { return k_f16<decltype(i)::value>; });
 
 } // namespace
 

@@ -48,9 +48,8 @@ const op_def kOps[] = {
     {"elu", [](at::Tensor &y, const at::Tensor &x) { at::elu_out(y, x, 1, 1, 1); }},
     {"mish", [](at::Tensor &y, const at::Tensor &x) { at::mish_out(y, x); }},
 };
-constexpr int kNumOps = sizeof kOps / sizeof kOps[0];
 
-const char *g_error = nullptr;
+peer_error g_error;
 
 bool init() {
   static const bool ok = [] {
@@ -70,11 +69,7 @@ void run(int op, at::ScalarType type, const T *x, T *y, size_t n, T nan) {
     kOps[op].fn(yt, xt);
     return;
   } catch (const std::exception &e) {
-    static std::string msg;
-    if (!g_error) {
-      msg = std::string("torch ") + kOps[op].name + ": " + e.what();
-      g_error = msg.c_str();
-    }
+    g_error.set(std::string("torch ") + kOps[op].name + ": " + e.what());
   }
   for (size_t i = 0; i < n; i++) y[i] = nan;
 }
@@ -92,17 +87,12 @@ void k_f16(const uint16_t *x, const uint16_t *, size_t, uint16_t *y, size_t n) {
   run<uint16_t>(Op, at::kHalf, x, y, n, 0x7e00);
 }
 
-template <class K, class F, size_t... I>
-std::vector<K> table_of(F f, std::index_sequence<I...>) {
-  return {K{kOps[I].name, f(std::integral_constant<int, (int)I>())}...};
-}
-const auto kSeq = std::make_index_sequence<kNumOps>();
 const std::vector<named_kernel> f32_table =
-    table_of<named_kernel>([](auto i) -> kernel_fn { return k<decltype(i)::value>; }, kSeq);
-const std::vector<named_kernel16> bf16_table = table_of<named_kernel16>(
-    [](auto i) -> kernel16_fn { return k_bf16<decltype(i)::value>; }, kSeq);
-const std::vector<named_kernel16> f16_table =
-    table_of<named_kernel16>([](auto i) -> kernel16_fn { return k_f16<decltype(i)::value>; }, kSeq);
+    kernel_table<named_kernel>(kOps, [](auto i) -> kernel_fn { return k<decltype(i)::value>; });
+const std::vector<named_kernel16> bf16_table = kernel_table<named_kernel16>(
+    kOps, [](auto i) -> kernel16_fn { return k_bf16<decltype(i)::value>; });
+const std::vector<named_kernel16> f16_table = kernel_table<named_kernel16>(
+    kOps, [](auto i) -> kernel16_fn { return k_f16<decltype(i)::value>; });
 
 bool runnable() { return init(); }
 const char *runtime() {
@@ -111,11 +101,7 @@ const char *runtime() {
       std::to_string(at::get_num_threads()) + ", " + ACTK_TORCH_VERSION;
   return r.c_str();
 }
-const char *error() {
-  const char *e = g_error;
-  g_error = nullptr;
-  return e;
-}
+const char *error() { return g_error.take(); }
 } // namespace
 
 const baseline torch_baseline = {

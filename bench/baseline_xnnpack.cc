@@ -49,7 +49,7 @@ struct state {
   alignas(64) float scratch[kChunk + XNN_EXTRA_BYTES / sizeof(float)];
 };
 
-const char *g_error = nullptr;
+peer_error g_error;
 
 // Initializes s in place (the chunk operator keeps a pointer to s.scratch).
 void init(state &s) {
@@ -89,7 +89,7 @@ state &st() {
 }
 
 void fail(const char *what, float *y, size_t n) {
-  if (!g_error) g_error = what;
+  g_error.set(what);
   for (size_t i = 0; i < n; i++) y[i] = NAN;
 }
 
@@ -172,11 +172,7 @@ bool xnn_runnable() { return simd_baselines_runnable() && st().ok; }
 const char *xnn_runtime() {
   return "threadpool NULL (calling thread); microkernels chosen by XNNPACK from cpuinfo";
 }
-const char *xnn_error() {
-  const char *e = g_error;
-  g_error = nullptr;
-  return e;
-}
+const char *xnn_error() { return g_error.take(); }
 
 const named_kernel xnnpack_table[] = {
     {"sigmoid", xnn_sigmoid},

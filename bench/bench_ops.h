@@ -17,6 +17,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "actk.h"
@@ -154,6 +156,33 @@ extern const baseline16 onednn_bf16_baseline, onednn_f16_baseline, ggml_f16_base
 // The 16-bit baselines built (runnable here or not), in a fixed order.
 const std::vector<const baseline16 *> &baselines16();
 kernel16_fn baseline16_kernel(const baseline16 *b, const char *op);
+
+// ---- what the peers' files share ----
+
+// A peer's kernel table over its op list (an array of entries with a .name):
+// entry I is {ops[I].name, make(std::integral_constant<int, I>)}, so that a
+// kernel template instantiated per op index is one line per type.
+template <class K, class Op, class Make, size_t... I>
+std::vector<K> kernel_table(const Op *ops, Make make, std::index_sequence<I...>) {
+  return {K{ops[I].name, make(std::integral_constant<int, (int)I>())}...};
+}
+template <class K, class Op, size_t N, class Make>
+std::vector<K> kernel_table(const Op (&ops)[N], Make make) {
+  return kernel_table<K>(ops, make, std::make_index_sequence<N>());
+}
+
+// A peer's error() (baseline::error): the first failure since the last
+// take(), as text; a failing kernel also fills y with NaN.
+struct peer_error {
+  const char *what = nullptr;
+  std::string text;
+  void set(std::string w) {
+    if (what) return;
+    text = std::move(w);
+    what = text.c_str();
+  }
+  const char *take() { return std::exchange(what, nullptr); }
+};
 
 // The memory-bound floor: memcpy of the same n floats.
 void copy_kernel(const float *x, const float *bias, size_t width, float *y, size_t n);
