@@ -24,10 +24,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "fpenv.h"
 #include "plan.h"
+#include "platform/clock.h"
 #include "platform/load_hooks.h"
 #include "platform/park.h"
 #include "platform/thread.h"
@@ -110,7 +110,7 @@ struct actk_pool {
 /* ---- process-wide state ---- */
 
 static atomic_uint g_fork_gen;
-static _Thread_local int tls_in_worker;
+static ACTK_THREAD_LOCAL int tls_in_worker;
 static atomic_uint g_fail_creates; /* test hook */
 /* The default pool lives in static storage and is never freed: a call may
  * still be running on it when the library unloads at exit(), and a child of
@@ -150,12 +150,6 @@ void actk_pool_test_fail_thread_creates(unsigned k) { atomic_store(&g_fail_creat
 void actk_pool_test_default_hook(void (*hook)(void)) { atomic_store(&g_default_hook, hook); }
 
 /* ---- small helpers ---- */
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* A pool from before a fork() (its threads are the parent's): it runs every
  * call inline. The acquire pairs with the release that publishes a pool set
@@ -235,7 +229,7 @@ static void unlink_job(actk_pool *pool, actk_job *job) {
 static void idle_wait(actk_pool *pool, unsigned seen) {
   if (pool->spin_ns > 0) {
     atomic_fetch_add_explicit(&pool->spinning, 1, memory_order_relaxed);
-    uint64_t t = now_ns(), deadline = t + pool->spin_ns, next_yield = t + ACTK_SPIN_YIELD_NS;
+    uint64_t t = actk_clock_ns(), deadline = t + pool->spin_ns, next_yield = t + ACTK_SPIN_YIELD_NS;
     unsigned pauses = 1;
     int moved = 0;
     for (;;) {
@@ -244,7 +238,7 @@ static void idle_wait(actk_pool *pool, unsigned seen) {
         moved = 1;
         break;
       }
-      t = now_ns();
+      t = actk_clock_ns();
       if (t >= deadline) break;
       if (t >= next_yield) { /* let a thread that shares this CPU run: it may be the caller */
         actk_park_yield();
@@ -297,7 +291,7 @@ static void *worker_main(void *p) {
 /* One step of a caller's bounded wait that began at t0: pause for the first
  * ACTK_CALLER_SPIN_NS, then yield. 0 once limit_ns have passed: park then. */
 static int caller_backoff(uint64_t t0, uint64_t limit_ns) {
-  uint64_t t = now_ns() - t0;
+  uint64_t t = actk_clock_ns() - t0;
   if (t >= limit_ns) return 0;
   if (t < ACTK_CALLER_SPIN_NS)
     cpu_pause();
@@ -323,12 +317,13 @@ uint64_t actk_pool_dispatch_cost_ns(actk_pool *pool) {
   if (atomic_load_explicit(&pool->spinning, memory_order_relaxed) >= (int)pool->n_workers)
     return ACTK_DISPATCH_HOT_NS;
   uint64_t last = atomic_load_explicit(&pool->last_call_ns, memory_order_relaxed);
-  if (last && now_ns() - last < pool->spin_ns) return ACTK_DISPATCH_HOT_NS;
+  if (last && actk_clock_ns() - last < pool->spin_ns) return ACTK_DISPATCH_HOT_NS;
   return pool->pin ? ACTK_DISPATCH_COLD_NS : ACTK_DISPATCH_COLD_UNPINNED_NS;
 }
 
 void actk_pool_note_call(actk_pool *pool) {
-  if (!pool->host) atomic_store_explicit(&pool->last_call_ns, now_ns(), memory_order_relaxed);
+  if (!pool->host)
+    atomic_store_explicit(&pool->last_call_ns, actk_clock_ns(), memory_order_relaxed);
 }
 
 typedef struct host_job {
@@ -391,7 +386,7 @@ void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n) {
 
   /* Tasks workers still run: pause, then yield, for at most spin_us and
    * ACTK_CALLER_YIELD_NS; then park on job.finished. */
-  uint64_t t0 = now_ns();
+  uint64_t t0 = actk_clock_ns();
   const uint64_t wait_ns =
       pool->spin_ns < ACTK_CALLER_YIELD_NS ? pool->spin_ns : ACTK_CALLER_YIELD_NS;
   while (atomic_load_explicit(&job.done, memory_order_acquire) < n && caller_backoff(t0, wait_ns)) {
@@ -406,7 +401,7 @@ void actk_pool_run(actk_pool *pool, actk_task_fn task, void *ctx, size_t n) {
    * Dekker pair: this side raises release_waiters and then reads refs; the
    * worker's decrement is followed by its bump and its read of
    * release_waiters (seq_cst, docs/pool-memory-order.md). */
-  t0 = now_ns();
+  t0 = actk_clock_ns();
   while (atomic_load_explicit(&job.refs, memory_order_acquire) != 0) {
     if (caller_backoff(t0, ACTK_CALLER_YIELD_NS)) continue;
     unsigned gen = atomic_load(&pool->released);

@@ -25,8 +25,11 @@
  *   test_pool_lifecycle exit_mid_call
  *       exit() while three threads are mid-call on the default pool: the
  *       calls go on, right, on the stopped pool after the library's unload;
- *       no sanitizer report. Caught: the unload freed the pool under them
- *       (ASan: heap-use-after-free) and actk_pool_default() made a new one.
+ *       no sanitizer report; a hang (120 s) names where it is: the setup,
+ *       the library's unload, or the test's destructor after it. Caught: the
+ *       unload freed the pool under them (ASan: heap-use-after-free) and
+ *       actk_pool_default() made a new one; a worker that never saw shutdown
+ *       ("hung for 120 s in exit() ... in the library's unload").
  *   test_pool_lifecycle dlopen LIB
  *       dlopen/dlclose rounds of the shared library: its default pool's
  *       workers are gone after every unload, results right. */
@@ -231,9 +234,24 @@ enum {
   EXIT_NOT_PARALLEL,
   EXIT_THREAD,
   EXIT_NOT_STOPPED,
-  EXIT_STALLED
+  EXIT_STALLED,
+  EXIT_HUNG /* + the phase it hung in */
 };
 enum { CALLERS = 3 };
+
+/* Where an exit trial's child is, so that a hang (its SIGALRM) says where:
+ * setting up (the callers' first calls), in exit() before the test's
+ * destructor (the library's unload: the default pool's workers joined), or
+ * in that destructor (bounded by its own 30 s: EXIT_STALLED). CI once saw a
+ * bare SIGALRM at 120 s here, with no way to tell these apart. */
+enum { PHASE_SETUP = 1, PHASE_EXIT, PHASE_UNLOADED };
+/* atomic, not volatile sig_atomic_t: the alarm may be taken on any thread */
+static atomic_int g_exit_phase;
+
+static void exit_trial_hung(int sig) {
+  (void)sig;
+  _exit(EXIT_HUNG + atomic_load(&g_exit_phase));
+}
 
 typedef struct caller {
   pthread_t t;
@@ -266,6 +284,7 @@ static actk_pool *g_exit_def; /* set in an exit trial's child */
  * wait, exit_group often ends them before they touch the pool again. */
 __attribute__((destructor(101))) static void after_unload(void) {
   if (!g_exit_def) return;
+  atomic_store(&g_exit_phase, PHASE_UNLOADED);
   if (actk_pool_threads(g_exit_def) != 1) _exit(EXIT_NOT_STOPPED);
   unsigned long seen[CALLERS];
   for (int i = 0; i < CALLERS; i++) seen[i] = atomic_load(&g_callers[i].calls);
@@ -275,11 +294,19 @@ __attribute__((destructor(101))) static void after_unload(void) {
       if (now_ns() - t0 > 30000000000u) _exit(EXIT_STALLED);
       sched_yield();
     }
+  /* Everything under test is done: the library has unloaded and the calls go
+   * on, inline (a stopped pool parks nobody). What exit() would do next is
+   * the C and sanitizer runtimes' alone: the shared libraries' destructors
+   * and LeakSanitizer's leak check, which stops and scans the three callers
+   * mid-call. End here, so that a hang there cannot be taken for actk's. */
+  _exit(0);
 }
 
 /* In a fresh child: callers on the default pool, then exit() under them. */
 static int exit_trial(void) {
-  alarm(120); /* a hang in exit() fails the trial */
+  atomic_store(&g_exit_phase, PHASE_SETUP);
+  signal(SIGALRM, exit_trial_hung);
+  alarm(120); /* a hang fails the trial, saying where (g_exit_phase) */
   actk_pool *def = actk_pool_default();
   if (!def) return EXIT_NO_POOL;
   /* parallel even when the workers sleep (the highest dispatch cost): under
@@ -312,6 +339,7 @@ static int exit_trial(void) {
     sched_yield();
   }
   if (actk_pool_threads(def) > 1) g_exit_def = def;
+  atomic_store(&g_exit_phase, PHASE_EXIT);
   exit(0); /* the library's unload runs now, the callers still calling */
 }
 
@@ -383,8 +411,16 @@ static int run_exit_mid_call(void) {
                                              "claims threads (or the test's destructor ran first)"
               : code == EXIT_STALLED       ? "after the library's unload a caller made no "
                                              "progress for 30 s"
-                                           : "a sanitizer report (ASan: use after free; TSan: "
-                                             "a race), or a crash, in the child");
+              : code == EXIT_HUNG + PHASE_SETUP
+                  ? "hung for 120 s before exit(): the callers' first calls on the default pool "
+                    "did not finish"
+              : code == EXIT_HUNG + PHASE_EXIT
+                  ? "hung for 120 s in exit(), before the test's destructor: in the library's "
+                    "unload (joining the default pool's workers)"
+              : code == EXIT_HUNG + PHASE_UNLOADED
+                  ? "hung for 120 s in the test's destructor, after the library's unload"
+                  : "a sanitizer report (ASan: use after free; TSan: "
+                    "a race), or a crash, in the child");
       return 1;
     }
   }

@@ -15,6 +15,9 @@
 
 #include "coeffs_fast.h"
 #include "gelu.h"
+#include "rare_lanes.h"
+
+ACTK_RARE_LANES(gelu_fast_v_rare, gelu_v)
 
 ACTK_INLINE vf gelu_fast_v(vf x) {
   const vf sign = vf_splat(-0.0f), magic = vf_splat(ACTK_ROUND_MAGIC);
@@ -39,8 +42,8 @@ ACTK_INLINE vf gelu_fast_v(vf x) {
   vf tq = vf_ldexp(vf_div(vf_mul(vf_mul(t, kp), p), kr), n, tt);
   vf y = vf_sub(vf_max(vf_splat(-0.0f), x), tq);
   vm fast = vm_ge(x, vf_splat(-ACTK_GELU_FAST_T));
-  if (vm_all(fast)) return y;
-  return vf_select(fast, y, gelu_v(x));
+  if (ACTK_UNLIKELY(!vm_all(fast))) return gelu_fast_v_rare(fast, y, x);
+  return y;
 }
 
 #endif

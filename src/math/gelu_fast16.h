@@ -16,6 +16,7 @@
 
 #include "exp_fast16.h"
 #include "gelu.h"
+#include "rare_lanes.h"
 
 /* T = t e^G(t) from G, and the result by the sign of x. */
 ACTK_INLINE vf gelu16_of(vf x, vf t, vf g) {
@@ -24,6 +25,8 @@ ACTK_INLINE vf gelu16_of(vf x, vf t, vf g) {
   vf tq = vf_mul(vf_mul(t, e.p), exp16_scale(&e));
   return vf_select_sign(x, vf_xor(tq, sign), vf_sub(x, tq)); /* -T keeps gelu(-0) = -0 */
 }
+
+ACTK_RARE_LANES(gelu16_bf16_v_rare, gelu_v)
 
 ACTK_INLINE vf gelu16_bf16_v(vf x) {
   vf t = vf_min(vf_splat(ACTK_GELU_BF16_T), vf_andnot(vf_splat(-0.0f), x)); /* NaN passes */
@@ -36,9 +39,11 @@ ACTK_INLINE vf gelu16_bf16_v(vf x) {
   g = vf_fma(g, t, vf_splat(ACTK_GELU_BF16_G0));
   vf y = gelu16_of(x, t, g);
   vm fast = vm_ge(x, vf_splat(-ACTK_GELU_BF16_T));
-  if (vm_all(fast)) return y;
-  return vf_select(fast, y, gelu_v(x));
+  if (ACTK_UNLIKELY(!vm_all(fast))) return gelu16_bf16_v_rare(fast, y, x);
+  return y;
 }
+
+ACTK_RARE_LANES(gelu16_f16_v_rare, gelu_v)
 
 ACTK_INLINE vf gelu16_f16_v(vf x) {
   vf t = vf_min(vf_splat(ACTK_GELU_F16_T), vf_andnot(vf_splat(-0.0f), x)); /* NaN passes */
@@ -50,8 +55,8 @@ ACTK_INLINE vf gelu16_f16_v(vf x) {
   g = vf_fma(g, t, vf_splat(ACTK_GELU_F16_G0));
   vf y = gelu16_of(x, t, g);
   vm fast = vm_ge(x, vf_splat(-INFINITY)); /* every lane but NaN */
-  if (vm_all(fast)) return y;
-  return vf_select(fast, y, gelu_v(x));
+  if (ACTK_UNLIKELY(!vm_all(fast))) return gelu16_f16_v_rare(fast, y, x);
+  return y;
 }
 
 #endif

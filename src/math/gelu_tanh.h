@@ -21,6 +21,15 @@
 #define ACTK_GT_C3_HI (0x1.2444f2p-4f)
 #define ACTK_GT_C3_LO (0x1.49b16ap-29f)
 
+/* The lanes past the fast range, out of the loop's line (rare_lanes.h says why). */
+ACTK_NOINLINE static vf gelu_tanh_general(vm fast, vf yf, vf x, vf xn, vf zh, vf zsub) {
+  logistic_e e = logistic_e_general(zh, zsub, -150.0f); /* k >= -117 */
+  vf y =
+      vf_or(scale_down(logistic_div(xn, zh, e.eh, e.el), e.k), vf_and(x, vf_splat(ACTK_SIGN_MASK)));
+  y = vf_select(vm_ge(x, vf_splat(INFINITY)), x, y);
+  return vf_select(fast, yf, ACTK_NAN_PASSTHROUGH(x, y));
+}
+
 ACTK_INLINE vf gelu_tanh_v(vf x) {
   /* below -12 the result underflows to -0 and beyond 10 it is x: clamping
    * the argument of the exponential there changes nothing */
@@ -45,11 +54,8 @@ ACTK_INLINE vf gelu_tanh_v(vf x) {
   /* or-ing the sign of x keeps gelu_tanh(-0) = -0 (a no-op elsewhere) */
   vf yf = vf_or(logistic_fast_wide(xn, zh, zsub), vf_and(x, sign));
   vm fast = logistic_wide_lanes(zh); /* +inf is not: |z(10)| > 87 */
-  if (vm_all(fast)) return yf;
-  logistic_e e = logistic_e_general(zh, zsub, -150.0f); /* k >= -117 */
-  vf y = vf_or(scale_down(logistic_div(xn, zh, e.eh, e.el), e.k), vf_and(x, sign));
-  y = vf_select(vm_ge(x, vf_splat(INFINITY)), x, y);
-  return vf_select(fast, yf, ACTK_NAN_PASSTHROUGH(x, y));
+  if (ACTK_UNLIKELY(!vm_all(fast))) return gelu_tanh_general(fast, yf, x, xn, zh, zsub);
+  return yf;
 }
 
 /* The 16-bit types' accurate tier: the f32 math, with its ties at x/2

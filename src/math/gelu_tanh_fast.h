@@ -16,6 +16,9 @@
 
 #include "coeffs_fast.h"
 #include "gelu_tanh.h"
+#include "rare_lanes.h"
+
+ACTK_RARE_LANES(gelu_tanh_fast_v_rare, gelu_tanh_v)
 
 ACTK_INLINE vf gelu_tanh_fast_v(vf x) {
   const vf magic = vf_splat(ACTK_ROUND_MAGIC);
@@ -37,8 +40,8 @@ ACTK_INLINE vf gelu_tanh_fast_v(vf x) {
   p = vf_fma(p, f, vf_splat(1.0f));
   vf y = vf_div(x, vf_fma(vf_ldexp_exact(vf_splat(1.0f), n, t), p, vf_splat(1.0f)));
   vm fast = vm_ge(x, vf_splat(-10.0f));
-  if (vm_all(fast)) return y;
-  return vf_select(fast, y, gelu_tanh_v(x));
+  if (ACTK_UNLIKELY(!vm_all(fast))) return gelu_tanh_fast_v_rare(fast, y, x);
+  return y;
 }
 
 #endif

@@ -14,14 +14,17 @@
 
 #include "gelu_tanh.h"
 #include "sigmoid_fast16.h"
+#include "rare_lanes.h"
+
+ACTK_RARE_LANES(gelu_tanh16_v_rare, gelu_tanh_v)
 
 ACTK_INLINE vf gelu_tanh16_v(vf x) {
   vf w = vf_fma(vf_splat(ACTK_GT_C3_HI), vf_mul(x, x), vf_splat(ACTK_GT_C1_HI));
   vf z = vf_mul(x, w);
   vf y = logistic16(x, z);
   vm fast = vm_ge(z, vf_splat(ACTK_FAST16_ZMIN));
-  if (vm_all(fast)) return y;
-  return vf_select(fast, y, gelu_tanh_v(x));
+  if (ACTK_UNLIKELY(!vm_all(fast))) return gelu_tanh16_v_rare(fast, y, x);
+  return y;
 }
 
 #endif

@@ -16,6 +16,9 @@
 
 #include "exp_fast.h"
 #include "mish.h"
+#include "rare_lanes.h"
+
+ACTK_RARE_LANES(mish_fast_v_rare, mish_v)
 
 ACTK_INLINE vf mish_fast_v(vf x) {
   const vf two = vf_splat(2.0f);
@@ -25,8 +28,8 @@ ACTK_INLINE vf mish_fast_v(vf x) {
   vf n = vf_mul(u, vf_add(u, two));
   vf y = vf_mul(x, vf_div(n, vf_add(n, two)));
   vm fast = vm_ge(x, vf_splat(-87.0f));
-  if (vm_all(fast)) return y;
-  return vf_select(fast, y, mish_v(x));
+  if (ACTK_UNLIKELY(!vm_all(fast))) return mish_fast_v_rare(fast, y, x);
+  return y;
 }
 
 #endif

@@ -14,14 +14,18 @@
 #include "logistic.h"
 
 /* e^-104 already rounds to 0: the clamp never changes a result; k >= -50. */
-ACTK_INLINE vf sigmoid_v(vf x) {
-  const vf zero = vf_splat(0.0f);
-  vf y = logistic_fast_exact(vf_splat(1.0f), x);
-  vm fast = logistic_fast_lanes(x);
-  if (vm_all(fast)) return y;
-  logistic_e e = logistic_e_general(x, zero, -104.0f);
+/* The lanes past the fast range, out of the loop's line (rare_lanes.h says why). */
+ACTK_NOINLINE static vf sigmoid_general(vm fast, vf y, vf x) {
+  logistic_e e = logistic_e_general(x, vf_splat(0.0f), -104.0f);
   vf yg = scale_down(logistic_div1(x, e.eh, e.el), e.k);
   return vf_select(fast, y, ACTK_NAN_PASSTHROUGH(x, yg));
+}
+
+ACTK_INLINE vf sigmoid_v(vf x) {
+  vf y = logistic_fast_exact(vf_splat(1.0f), x);
+  vm fast = logistic_fast_lanes(x);
+  if (ACTK_UNLIKELY(!vm_all(fast))) return sigmoid_general(fast, y, x);
+  return y;
 }
 
 /* alpha * x is kept exact as a pair: rounding it would cost |alpha x| half
@@ -30,13 +34,9 @@ ACTK_INLINE vf sigmoid_v(vf x) {
  * the exact value does, so it never changes a result; k >= -180.
  * fast_y: the caller's logistic_fast (or _exact) x / (1 + e^-z) for this same
  * z = zh - zsub; only its lanes where logistic_fast_lanes(zh) holds are used. */
-ACTK_INLINE vf swish_of(vf x, vf zh, vf zsub, vf fast_y) {
+ACTK_NOINLINE static vf swish_general(vm fast, vf yf, vf x, vf zh, vf zsub) {
   const vf abs_mask = vi_bits(vi_splat(0x7fffffff));
   const vf sign = vf_splat(ACTK_SIGN_MASK);
-  /* or-ing the sign of x keeps swish(-0) = -0 (a no-op elsewhere: y has the sign of x) */
-  vf yf = vf_or(fast_y, vf_and(x, sign));
-  vm fast = logistic_fast_lanes(zh);
-  if (vm_all(fast)) return yf;
   /* past the clamp the low part is meaningless (NaN for infinite zh) */
   zsub = vf_keep(vm_lt(vf_and(zh, abs_mask), vf_splat(256.0f)), zsub);
   logistic_e e = logistic_e_general(zh, zsub, -193.5f);
@@ -51,6 +51,14 @@ ACTK_INLINE vf swish_of(vf x, vf zh, vf zsub, vf fast_y) {
    * its sign would otherwise depend on each implementation's operand order */
   y = vf_select(vm_isnan(y), vf_splat(actk_qnanf()), y);
   return vf_select(fast, yf, ACTK_NAN_PASSTHROUGH(x, y));
+}
+
+ACTK_INLINE vf swish_of(vf x, vf zh, vf zsub, vf fast_y) {
+  /* or-ing the sign of x keeps swish(-0) = -0 (a no-op elsewhere: y has the sign of x) */
+  vf yf = vf_or(fast_y, vf_and(x, vf_splat(ACTK_SIGN_MASK)));
+  vm fast = logistic_fast_lanes(zh);
+  if (ACTK_UNLIKELY(!vm_all(fast))) return swish_general(fast, yf, x, zh, zsub);
+  return yf;
 }
 
 ACTK_INLINE vf swish_v(vf x, vf alpha) {

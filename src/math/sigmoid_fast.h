@@ -18,13 +18,16 @@
 
 #include "exp_fast.h"
 #include "sigmoid.h"
+#include "rare_lanes.h"
+
+ACTK_RARE_LANES(sigmoid_fast_v_rare, sigmoid_v)
 
 ACTK_INLINE vf sigmoid_fast_v(vf x) {
   exp_fast e = exp_fast_neg(vf_min(vf_splat(24.0f), x)); /* NaN passes: not a fast lane */
   vf y = vf_div(vf_splat(1.0f), exp_fast_fma(&e, vf_splat(1.0f)));
   vm fast = vm_ge(x, vf_splat(-87.0f));
-  if (vm_all(fast)) return y;
-  return vf_select(fast, y, sigmoid_v(x));
+  if (ACTK_UNLIKELY(!vm_all(fast))) return sigmoid_fast_v_rare(fast, y, x);
+  return y;
 }
 
 /* x / (1 + e^-z) for z >= -87 (z is clamped at 24 here), nearest-form exponential. */
@@ -33,19 +36,23 @@ ACTK_INLINE vf logistic_fast_round(vf x, vf z) {
   return vf_div(x, exp_fast_fma(&e, vf_splat(1.0f)));
 }
 
+ACTK_RARE_LANES(silu_fast_v_rare, silu_v)
+
 ACTK_INLINE vf silu_fast_v(vf x) {
   vf y = logistic_fast_round(x, x);
   vm fast = vm_ge(x, vf_splat(-87.0f));
-  if (vm_all(fast)) return y;
-  return vf_select(fast, y, silu_v(x));
+  if (ACTK_UNLIKELY(!vm_all(fast))) return silu_fast_v_rare(fast, y, x);
+  return y;
 }
+
+ACTK_RARE_LANES_PARAM(swish_fast_v_rare, swish_v)
 
 ACTK_INLINE vf swish_fast_v(vf x, vf alpha) {
   vf z = vf_mul(alpha, x);
   vf y = logistic_fast_round(x, z);
   vm fast = vm_ge(z, vf_splat(-24.0f));
-  if (vm_all(fast)) return y;
-  return vf_select(fast, y, swish_v(x, alpha));
+  if (ACTK_UNLIKELY(!vm_all(fast))) return swish_fast_v_rare(fast, y, x, alpha);
+  return y;
 }
 
 ACTK_INLINE vf quick_gelu_fast_v(vf x) { return swish_fast_v(x, vf_splat(ACTK_QUICK_GELU_ALPHA)); }

@@ -15,6 +15,7 @@
 
 #include "exp_fast16.h"
 #include "sigmoid.h"
+#include "rare_lanes.h"
 
 #define ACTK_FAST16_ZMIN (-87.0f)
 #define ACTK_FAST16_ZMAX 24.0f
@@ -24,26 +25,32 @@ ACTK_INLINE vf logistic16(vf x, vf z) {
   return vf_div(x, exp16_one_plus(vf_min(vf_splat(ACTK_FAST16_ZMAX), z)));
 }
 
+ACTK_RARE_LANES(sigmoid16_v_rare, sigmoid_v)
+
 ACTK_INLINE vf sigmoid16_v(vf x) {
   vf y = logistic16(vf_splat(1.0f), x);
   vm fast = vm_ge(x, vf_splat(ACTK_FAST16_ZMIN));
-  if (vm_all(fast)) return y;
-  return vf_select(fast, y, sigmoid_v(x));
+  if (ACTK_UNLIKELY(!vm_all(fast))) return sigmoid16_v_rare(fast, y, x);
+  return y;
 }
+
+ACTK_RARE_LANES(silu16_v_rare, silu_v)
 
 ACTK_INLINE vf silu16_v(vf x) {
   vf y = logistic16(x, x);
   vm fast = vm_ge(x, vf_splat(ACTK_FAST16_ZMIN));
-  if (vm_all(fast)) return y;
-  return vf_select(fast, y, silu_v(x));
+  if (ACTK_UNLIKELY(!vm_all(fast))) return silu16_v_rare(fast, y, x);
+  return y;
 }
+
+ACTK_RARE_LANES_PARAM(swish16_v_rare, swish_v)
 
 ACTK_INLINE vf swish16_v(vf x, vf alpha) {
   vf z = vf_mul(alpha, x);
   vf y = logistic16(x, z);
   vm fast = vm_ge(z, vf_splat(ACTK_FAST16_ZMIN));
-  if (vm_all(fast)) return y;
-  return vf_select(fast, y, swish_v(x, alpha));
+  if (ACTK_UNLIKELY(!vm_all(fast))) return swish16_v_rare(fast, y, x, alpha);
+  return y;
 }
 
 ACTK_INLINE vf quick_gelu16_v(vf x) { return swish16_v(x, vf_splat(ACTK_QUICK_GELU_ALPHA)); }

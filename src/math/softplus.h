@@ -27,6 +27,7 @@
 
 #include "exp_core.h"
 #include "log1p_core.h"
+#include "rare_lanes.h"
 
 #define ACTK_SOFTPLUS_CLAMP 87.0f   /* |x| above: the sum is x */
 #define ACTK_SOFTPLUS_TAIL (-70.0f) /* x below: e^x alone */
@@ -70,6 +71,8 @@ ACTK_INLINE vf softplus_tail(vf x) {
   return ACTK_NAN_PASSTHROUGH(x, y);
 }
 
+ACTK_RARE_LANES(softplus_v_rare, softplus_tail)
+
 ACTK_INLINE vf softplus_v(vf x) {
   const vf abs_mask = vi_bits(vi_splat(0x7fffffff));
   vf a = vf_min(vf_splat(ACTK_SOFTPLUS_CLAMP), vf_and(x, abs_mask));
@@ -88,8 +91,8 @@ ACTK_INLINE vf softplus_v(vf x) {
   vf y = vf_add(sum, vf_add(err, l.lo));
   /* +inf: the TwoSum's inf - inf */
   vm main = vm_and(vm_ge(x, vf_splat(ACTK_SOFTPLUS_TAIL)), vm_le(x, vf_splat(0x1.fffffep127f)));
-  if (vm_all(main)) return y;
-  return vf_select(main, y, softplus_tail(x));
+  if (ACTK_UNLIKELY(!vm_all(main))) return softplus_v_rare(main, y, x);
+  return y;
 }
 
 #endif

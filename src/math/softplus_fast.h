@@ -15,6 +15,9 @@
 
 #include "exp_fast.h"
 #include "softplus.h"
+#include "rare_lanes.h"
+
+ACTK_RARE_LANES(softplus_fast_v_rare, softplus_v)
 
 ACTK_INLINE vf softplus_fast_v(vf x) {
   const vf abs_mask = vi_bits(vi_splat(0x7fffffff));
@@ -23,8 +26,8 @@ ACTK_INLINE vf softplus_fast_v(vf x) {
   vf u = vf_ldexp_exact(e.p, e.n, e.t);
   vf y = vf_add(vf_max(vf_splat(0.0f), x), log1p_unit_fast(u));
   vm main = vm_ge(x, vf_splat(-ACTK_SOFTPLUS_CLAMP));
-  if (vm_all(main)) return y;
-  return vf_select(main, y, softplus_v(x));
+  if (ACTK_UNLIKELY(!vm_all(main))) return softplus_fast_v_rare(main, y, x);
+  return y;
 }
 
 #endif

@@ -8,6 +8,16 @@
 
 #include <stddef.h>
 
+/* A thread-local variable: C11's _Thread_local, which MSVC's C compiler is
+ * not known to accept (untested: docs/platforms.md); its own spelling is
+ * __declspec(thread), which also works in a DLL loaded at run time (Vista
+ * and later). */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define ACTK_THREAD_LOCAL __declspec(thread)
+#else
+#define ACTK_THREAD_LOCAL _Thread_local
+#endif
+
 #ifdef _WIN32
 /* Without <windows.h>: INIT_ONCE and SRWLOCK are each one pointer, all zero
  * when unused (INIT_ONCE_STATIC_INIT, SRWLOCK_INIT); thread_windows.c

@@ -38,15 +38,19 @@ static unsigned __stdcall trampoline(void *p) {
   return 0;
 }
 
+static const char g_module_anchor; /* an address inside this module */
+
 int actk_thread_start(actk_thread *t, void *(*fn)(void *), void *arg, size_t stack_bytes) {
   start_arg *a = malloc(sizeof *a);
   if (!a) return -1;
   a->fn = fn;
   a->arg = arg;
   a->module = NULL;
-  /* a counted reference to the module holding this function: taken here,
-   * before the thread exists, so no unload can slip in between */
-  if (!GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS, (LPCWSTR)(void *)trampoline,
+  /* a counted reference to the module holding this code: taken here,
+   * before the thread exists, so no unload can slip in between. Any address
+   * in the module names it; a data object's, as ISO C has no conversion from
+   * a function pointer to an object pointer. */
+  if (!GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS, (LPCWSTR)&g_module_anchor,
                           &a->module))
     a->module = NULL;
   uintptr_t h = _beginthreadex(NULL, (unsigned)stack_bytes, trampoline, a,
