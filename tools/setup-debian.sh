@@ -14,7 +14,7 @@
 # given, which need nothing else):
 #   default   library + tests + demo: compiler, cmake, pkg-config, libcpuid,
 #             cmocka, MPFR (the tests' exact reference), python3 (gen_ops.py)
-#   bench     google-benchmark and the peer libraries bench/ compares with
+#   bench     the peer libraries bench/ compares with (Debian's; PyPI's: bench/setup-peers.sh)
 #   lint      clang, clang-format, clang-tidy, cppcheck, git (tools/lint.sh;
 #             clang is also CI's second compiler)
 #   python    the Python binding: numpy 1.24, pytest, venv/pip (torch 2.x, numpy 2
