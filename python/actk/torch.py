@@ -282,6 +282,43 @@ def _param(op):
     return (new, inplace, out), (fake_new, fake_inplace, fake_out)
 
 
+def _pair(op, check, call):
+    """The kernels of an op over two tensors (x and a bias, or gate and up): the first one's
+    shape and dtype are the output's; check(op, a, b) raises before anything is written."""
+
+    def new(a, b, fast=False):
+        check(op, a, b)
+        y = torch.empty_like(a)
+        call(a, b, y, fast)
+        return y
+
+    def inplace(a, b, fast=False):
+        check(op, a, b)
+        call(a, b, a, fast)
+        return a
+
+    def out(a, b, fast=False, *, out):
+        check(op, a, b)
+        _out(op, a, out)
+        call(a, b, out, fast)
+        return out
+
+    def fake_new(a, b, fast=False):
+        check(op, a, b)
+        return torch.empty_like(a)
+
+    def fake_inplace(a, b, fast=False):
+        check(op, a, b)
+        return a
+
+    def fake_out(a, b, fast=False, *, out):
+        check(op, a, b)
+        _out(op, a, out)
+        return out
+
+    return (new, inplace, out), (fake_new, fake_inplace, fake_out)
+
+
 def _bias(op):
     k = _kernels(op)
 
@@ -289,37 +326,7 @@ def _bias(op):
         _run(op, k[x.dtype][fast](_pool(), x.data_ptr(), b.data_ptr(), b.numel(), y.data_ptr(),
                                   x.numel()))
 
-    def new(x, b, fast=False):
-        _bias_check(op, x, b)
-        y = torch.empty_like(x)
-        call(x, b, y, fast)
-        return y
-
-    def inplace(x, b, fast=False):
-        _bias_check(op, x, b)
-        call(x, b, x, fast)
-        return x
-
-    def out(x, b, fast=False, *, out):
-        _bias_check(op, x, b)
-        _out(op, x, out)
-        call(x, b, out, fast)
-        return out
-
-    def fake_new(x, b, fast=False):
-        _bias_check(op, x, b)
-        return torch.empty_like(x)
-
-    def fake_inplace(x, b, fast=False):
-        _bias_check(op, x, b)
-        return x
-
-    def fake_out(x, b, fast=False, *, out):
-        _bias_check(op, x, b)
-        _out(op, x, out)
-        return out
-
-    return (new, inplace, out), (fake_new, fake_inplace, fake_out)
+    return _pair(op, _bias_check, call)
 
 
 def _gated(op):
@@ -328,37 +335,7 @@ def _gated(op):
     def call(g, u, y, fast):
         _run(op, k[g.dtype][fast](_pool(), g.data_ptr(), u.data_ptr(), y.data_ptr(), g.numel()))
 
-    def new(g, u, fast=False):
-        _gated_check(op, g, u)
-        y = torch.empty_like(g)
-        call(g, u, y, fast)
-        return y
-
-    def inplace(g, u, fast=False):
-        _gated_check(op, g, u)
-        call(g, u, g, fast)
-        return g
-
-    def out(g, u, fast=False, *, out):
-        _gated_check(op, g, u)
-        _out(op, g, out)
-        call(g, u, out, fast)
-        return out
-
-    def fake_new(g, u, fast=False):
-        _gated_check(op, g, u)
-        return torch.empty_like(g)
-
-    def fake_inplace(g, u, fast=False):
-        _gated_check(op, g, u)
-        return g
-
-    def fake_out(g, u, fast=False, *, out):
-        _gated_check(op, g, u)
-        _out(op, g, out)
-        return out
-
-    return (new, inplace, out), (fake_new, fake_inplace, fake_out)
+    return _pair(op, _gated_check, call)
 
 
 def _packed(op):
