@@ -14,6 +14,7 @@
 
 #include "half_tie.h"
 #include "logistic.h"
+#include "rare_lanes.h"
 
 /* 2 sqrt(2/pi) and 2 sqrt(2/pi) 0.044715 as hi + lo */
 #define ACTK_GT_C1_HI (0x1.988454p+0f)
@@ -22,7 +23,7 @@
 #define ACTK_GT_C3_LO (0x1.49b16ap-29f)
 
 /* The lanes past the fast range, out of the loop's line (rare_lanes.h says why). */
-ACTK_NOINLINE static vf gelu_tanh_general(vm fast, vf yf, vf x, vf xn, vf zh, vf zsub) {
+ACTK_RARE_FN vf gelu_tanh_general(vm fast, vf yf, vf x, vf xn, vf zh, vf zsub) {
   logistic_e e = logistic_e_general(zh, zsub, -150.0f); /* k >= -117 */
   vf y =
       vf_or(scale_down(logistic_div(xn, zh, e.eh, e.el), e.k), vf_and(x, vf_splat(ACTK_SIGN_MASK)));

@@ -11,9 +11,18 @@
 #ifndef ACTK_MATH_RARE_LANES_H
 #define ACTK_MATH_RARE_LANES_H
 
+/* Win64 passes vector arguments by reference, and MinGW gcc reads them with aligned moves from
+ * the caller's stack, which that ABI keeps only 16-byte aligned (akin to GCC bug 54412): out of
+ * line, these functions faulted under Wine on every NaN lane. There they stay inline, as before. */
+#if defined(_WIN64)
+#define ACTK_RARE_FN ACTK_INLINE
+#else
+#define ACTK_RARE_FN ACTK_NOINLINE static
+#endif
+
 #define ACTK_RARE_LANES(name, acc)                                                                 \
-  ACTK_NOINLINE static vf name(vm fast, vf y, vf x) { return vf_select(fast, y, acc(x)); }
+  ACTK_RARE_FN vf name(vm fast, vf y, vf x) { return vf_select(fast, y, acc(x)); }
 #define ACTK_RARE_LANES_PARAM(name, acc)                                                           \
-  ACTK_NOINLINE static vf name(vm fast, vf y, vf x, vf a) { return vf_select(fast, y, acc(x, a)); }
+  ACTK_RARE_FN vf name(vm fast, vf y, vf x, vf a) { return vf_select(fast, y, acc(x, a)); }
 
 #endif

@@ -12,10 +12,11 @@
 
 #include "half_tie.h"
 #include "logistic.h"
+#include "rare_lanes.h"
 
 /* e^-104 already rounds to 0: the clamp never changes a result; k >= -50. */
 /* The lanes past the fast range, out of the loop's line (rare_lanes.h says why). */
-ACTK_NOINLINE static vf sigmoid_general(vm fast, vf y, vf x) {
+ACTK_RARE_FN vf sigmoid_general(vm fast, vf y, vf x) {
   logistic_e e = logistic_e_general(x, vf_splat(0.0f), -104.0f);
   vf yg = scale_down(logistic_div1(x, e.eh, e.el), e.k);
   return vf_select(fast, y, ACTK_NAN_PASSTHROUGH(x, yg));
@@ -34,7 +35,7 @@ ACTK_INLINE vf sigmoid_v(vf x) {
  * the exact value does, so it never changes a result; k >= -180.
  * fast_y: the caller's logistic_fast (or _exact) x / (1 + e^-z) for this same
  * z = zh - zsub; only its lanes where logistic_fast_lanes(zh) holds are used. */
-ACTK_NOINLINE static vf swish_general(vm fast, vf yf, vf x, vf zh, vf zsub) {
+ACTK_RARE_FN vf swish_general(vm fast, vf yf, vf x, vf zh, vf zsub) {
   const vf abs_mask = vi_bits(vi_splat(0x7fffffff));
   const vf sign = vf_splat(ACTK_SIGN_MASK);
   /* past the clamp the low part is meaningless (NaN for infinite zh) */
