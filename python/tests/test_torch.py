@@ -1,20 +1,13 @@
 """torch.ops.actk and actk.torch: dtypes, out= and in place, errors, threads,
 TorchScript and fx. Skipped without torch >= 2.4 (actk.torch refuses an older one),
 unless ACTK_REQUIRE_TORCH=1 (CI), which makes that a failure."""
-import os
 
 import numpy as np
 import pytest
 
 import actk
 
-try:
-    import torch
-    import actk.torch as at
-except ImportError as e:  # pragma: no cover - depends on the machine
-    if os.environ.get("ACTK_REQUIRE_TORCH") == "1":
-        raise
-    pytest.skip("torch >= 2.4 not available: %s" % e, allow_module_level=True)
+from torch_or_skip import at, torch  # noqa: E402  (skips the module without torch)
 
 DTYPES = [torch.float32, torch.float16, torch.bfloat16]
 UNARY = list(actk.UNARY_OPS)

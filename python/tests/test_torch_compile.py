@@ -5,17 +5,10 @@ stock torch's compiled model) and torch.export of a model replace() swapped. Ski
 without torch >= 2.4 unless ACTK_REQUIRE_TORCH=1 (CI)."""
 import contextlib
 import copy
-import os
 
 import pytest
 
-try:
-    import torch
-    import actk.torch as at
-except ImportError as e:  # pragma: no cover - depends on the machine
-    if os.environ.get("ACTK_REQUIRE_TORCH") == "1":
-        raise
-    pytest.skip("torch >= 2.4 not available: %s" % e, allow_module_level=True)
+from torch_or_skip import at, torch  # noqa: E402  (skips the module without torch)
 
 from actk._torch_modules import OPS  # noqa: E402
 

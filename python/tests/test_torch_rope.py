@@ -9,13 +9,7 @@ import pytest
 
 import actk
 
-try:
-    import torch
-    import actk.torch as at
-except ImportError as e:  # pragma: no cover - depends on the machine
-    if os.environ.get("ACTK_REQUIRE_TORCH") == "1":
-        raise
-    pytest.skip("torch >= 2.4 not available: %s" % e, allow_module_level=True)
+from torch_or_skip import at, torch  # noqa: E402  (skips the module without torch)
 
 DTYPES = [torch.float32, torch.float16, torch.bfloat16]
 
