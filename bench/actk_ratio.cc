@@ -160,6 +160,12 @@ int usage(const char *argv0) {
   std::fprintf(stderr, "\n  peers:");
   for (const baseline *b : baselines())
     if (std::strcmp(b->name, "libm")) std::fprintf(stderr, " %s", b->name);
+  std::fprintf(stderr, "\n  --gated ops:");
+  for (size_t i = 0; i < actk_gated_catalog_size; i++) // each op's entries are adjacent
+    if (i == 0 || std::strcmp(actk_gated_catalog[i].name, actk_gated_catalog[i - 1].name))
+      std::fprintf(stderr, " %s", actk_gated_catalog[i].name);
+  std::fprintf(stderr, "\n  --gated peers:");
+  for (const gated_peer *p : gated_peers()) std::fprintf(stderr, " %s", p->name);
   std::fprintf(stderr, "\n");
   return 2;
 }
@@ -881,6 +887,18 @@ int gated_main(const options &opt, const char *argv0) {
     const actk_gated_info *e[2];
   };
   std::vector<grow> rows;
+  for (const auto *list : {&opt.ops, &opt.dtypes}) // every name given must be one
+    for (const std::string &name : *list) {
+      bool known = false;
+      for (size_t i = 0; i < actk_gated_catalog_size; i++)
+        known |= name ==
+                 (list == &opt.ops ? actk_gated_catalog[i].name : actk_gated_catalog[i].type_name);
+      if (!known) {
+        std::fprintf(stderr, "actk_ratio --gated: unknown %s '%s'\n",
+                     list == &opt.ops ? "op" : "type", name.c_str());
+        return usage(argv0);
+      }
+    }
   for (size_t i = 0; i < actk_gated_catalog_size; i++) {
     const actk_gated_info *g = &actk_gated_catalog[i];
     if (!listed(opt.ops, g->name) || !listed(opt.dtypes, g->type_name)) continue;
