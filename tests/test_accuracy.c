@@ -290,7 +290,10 @@ static void test_odd(void **state) {
  * RUN consecutive floats start at N_RUNS evenly spaced bit patterns between
  * 2^-8 and 32 on each side, walked in increasing x (a dip is between
  * neighbours, so a coarse grid would step over it); the whole sequence is
- * increasing, so it is checked across runs too. */
+ * increasing, so it is checked across runs too. Then the BREAK_RUN floats
+ * around each of the op's breaks, both signs, each run on its own: where a
+ * kernel switches form or interval, the two sides' errors meet, and that is
+ * where a step down lives (tanh's switch at ln2 and its steps of n). */
 #define RUN 2048u
 #define N_RUNS 256u
 
@@ -319,6 +322,26 @@ static void test_monotone(void **state) {
     test_fail("%s is not monotone: %zu steps down in %zu inputs; first f(%a) = %a (0x%08x) then "
               "f(%a) = %a (0x%08x)",
               tc->name, dips, n, (double)x0, (double)y0, f2u(y0), (double)x1, (double)y1, f2u(y1));
+  }
+  double b[ACTK_MAX_BREAKS];
+  size_t nb = tc->op->info->breaks(b);
+  for (size_t j = 0; j < 2 * nb; j++) {
+    if (!(b[j / 2] > 0) || !isfinite(b[j / 2])) continue;
+    /* j even: the positive side; odd: the negative one, walked from its most negative float */
+    uint32_t c = f2u((float)b[j / 2]) - BREAK_RUN / 2;
+    for (uint32_t i = 0; i < BREAK_RUN; i++)
+      x[i] = j % 2 ? u2f(0x80000000u | (c + BREAK_RUN - 1 - i)) : u2f(c + i);
+    assert_int_equal(test_run(tc->op, x, NULL, 0, y, BREAK_RUN), ACTK_OK);
+    for (uint32_t i = 1; i < BREAK_RUN; i++)
+      if (y[i] < y[i - 1]) {
+        float x0 = x[i - 1], x1 = x[i], y0 = y[i - 1], y1 = y[i];
+        free(x);
+        free(y);
+        test_fail("%s is not monotone around its break %.9g: f(%a) = %a (0x%08x) then f(%a) = "
+                  "%a (0x%08x)",
+                  tc->name, b[j / 2], (double)x0, (double)y0, f2u(y0), (double)x1, (double)y1,
+                  f2u(y1));
+      }
   }
   free(x);
   free(y);
