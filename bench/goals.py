@@ -97,7 +97,10 @@ def read_gated(path):
 def verdict(ratio, goal):
     if ratio is None:
         return "-"
-    return "%.2f %s" % (ratio, "met" if ratio <= BAR[goal] else "**missed**")
+    met = ratio <= BAR[goal]
+    # a third decimal where two would round onto the bar from the other side
+    text = "%.2f" % ratio if (float("%.2f" % ratio) <= BAR[goal]) == met else "%.3f" % ratio
+    return "%s %s" % (text, "met" if met else "**missed**")
 
 
 class Tally:
