@@ -86,11 +86,13 @@ def read_gated(path):
             rows.append({"where": "%s (rows %s x d %s)" % (SIZES.get(n, n), r["rows"], r["d"]),
                          "op": r["op"], "type": r["type"], "packed": number(r["fast"]),
                          "two": number(r["two_pass"]), "two_name": r.get("best_2pass") or "-",
-                         "ggml": number(r["ggml_fused"]), "copy": number(r["copy"])})
+                         "ggml": number(r["ggml_fused"]), "copy": number(r["copy"]),
+                         "source": "actk_ratio --gated: no ggml form for this op and type"})
         else:  # actk_gated_bench (the fast tier unless told otherwise)
             rows.append({"where": shape or "its default shape", "op": r["op"], "type": r["type"],
                          "packed": number(r["packed"]), "two": number(r["2-pass"]),
-                         "two_name": "actk 2-pass", "ggml": None, "copy": number(r["copy"])})
+                         "two_name": "actk 2-pass", "ggml": None, "copy": number(r["copy"]),
+                         "source": "actk_gated_bench: no ggml column"})
     return rows, notes
 
 
@@ -104,16 +106,39 @@ def verdict(ratio, goal):
 
 
 class Tally:
-    def __init__(self):
-        self.met, self.missed = 0, []
+    """Per goal: how many rows met it, and the misses grouped by where (the
+    ISA and size) as 'op ratio'."""
 
-    def add(self, ratio, goal, where):
+    def __init__(self):
+        self.goals = {}  # goal -> [met, rows, {where: [op ratio, ...]}]
+        self.unmeasured = {}  # goal -> [where, ...]: rows that had no denominator
+
+    def not_measured(self, goal, where):
+        w = self.unmeasured.setdefault(goal, [])
+        if where not in w:
+            w.append(where)
+
+    def add(self, ratio, goal, where, op):
         if ratio is None:
             return
+        g = self.goals.setdefault(goal, [0, 0, {}])
+        g[1] += 1
         if ratio <= BAR[goal]:
-            self.met += 1
+            g[0] += 1
         else:
-            self.missed.append("%s %s %.2f" % (where, goal, ratio))
+            g[2].setdefault(where, []).append("%s %s" % (op, verdict(ratio, goal).split()[0]))
+
+    def summary(self):
+        met = sum(g[0] for g in self.goals.values())
+        rows = sum(g[1] for g in self.goals.values())
+        out = ["\n**Goals met: %d of %d.** Where one is missed, the op's floor and its evidence: %s.\n"
+               % (met, rows, FLOORS), "| goal | met | missed (ratio) |", "|---|---|---|"]
+        for goal, (m, n, miss) in self.goals.items():
+            out.append("| %s <= %g | %d of %d | %s |" % (
+                goal, BAR[goal], m, n, "; ".join("%s: %s" % (w, ", ".join(v)) for w, v in miss.items()) or "-"))
+        for goal, where in self.unmeasured.items():
+            out.append("| %s <= %g | not measured: %s | |" % (goal, BAR[goal], "; ".join(where)))
+        return out
 
 
 def worst_over_peers(t, f32row):
@@ -166,15 +191,15 @@ def isa_tables(d, isa, tally, out):
                 if m is not None and (w is None or m > w[0]):
                     w = (m, "MLAS")
                 goal = FAST if tier == "fast" else ACC_PEER
-                tally.add(w and w[0], goal, "%s %s %s" % (isa, size, op))
+                tally.add(w and w[0], goal, "%s %s" % (isa, size), op)
                 cells.append("-" if w is None else "%s (%s)" % (verdict(w[0], goal), w[1]))
             am = mlas_ratio(mrow, "acc")
-            tally.add(am, ACC_MLAS, "%s %s %s" % (isa, size, op))
+            tally.add(am, ACC_MLAS, "%s %s" % (isa, size), op)
             r16 = {}
             for goal, col in ((BF16, "bf16f"), (F16, "f16f")):
                 a, b = number(trow.get(col, "")), number(trow.get("f32f", ""))
                 r16[goal] = a / b if a is not None and b else None
-                tally.add(r16[goal], goal, "%s %s %s" % (isa, size, op))
+                tally.add(r16[goal], goal, "%s %s" % (isa, size), op)
             out.append("| %s | %.3f | %s | %s | %s | %s | %s | %s | %s |" % (
                 op, acc, "-" if fast is None else "%.3f" % fast, cells[0], verdict(am, ACC_MLAS),
                 cells[1], verdict(r16[BF16], BF16), verdict(r16[F16], F16),
@@ -225,9 +250,11 @@ def gated_table(d, isa, tally, out):
         pk, tp, gg = r["packed"], r["two"], r["ggml"]
         r2 = pk / tp if pk is not None and tp else None
         rg = pk / gg if pk is not None and gg else None
-        where = "%s gated %s %s %s" % (isa, r["where"].split(" (")[0], r["op"], r["type"])
-        tally.add(r2, GATED_2P, where)
-        tally.add(rg, GATED_GGML, where)
+        where, op = "%s %s" % (isa, r["where"].split(" (")[0]), "%s %s" % (r["op"], r["type"])
+        tally.add(r2, GATED_2P, where, op)
+        tally.add(rg, GATED_GGML, where, op)
+        if gg is None:
+            tally.not_measured(GATED_GGML, "%s (%s)" % (where, r["source"]))
         fmt = lambda v: "-" if v is None else "%.3f" % v
         out.append("| %s | %s | %s | %s | %s (%s) | %s | %s | %s |" % (
             r["where"], r["op"], r["type"], fmt(pk), fmt(tp), r["two_name"], verdict(r2, GATED_2P),
@@ -266,10 +293,7 @@ def main():
                 line += (" %.3f / %.3f / %.3f | %+.1f%% |" % (b + (100 * (v[1] / b[1] - 1),))
                          if b else " - | - |")
             out.append(line)
-    out.append("\n**Goals met: %d of %d.**" % (tally.met, tally.met + len(tally.missed)))
-    if tally.missed:
-        out.append("Missed (each op's floor and its evidence: %s):" % FLOORS)
-        out += ["- " + m for m in tally.missed]
+    out += tally.summary()
     out.append("\nNotes: every ratio divides two medians timed interleaved in one process. "
                "fast / fastest peer and acc / fastest peer are the worst of actk's ratios to each "
                "peer of any accuracy, MLAS included through bench/mlas/run.py's own process (actk's "

@@ -105,6 +105,11 @@ def main():
         # met: avx512 gelu acc / MLAS and bf16, tanh acc / peer, gated ggml (4 of 10); avx2
         # tanh fast and acc, the gated bench's swiglu 2-pass (3 of 6)
         expect(t, "Goals met: 7 of 16.", "the tally")
+        expect(t, "| packed / ggml fused <= 1 | 1 of 1 | - |", "the ggml goal's row in the tally")
+        expect(t, "not measured: avx2 rows 128, d 14336 (actk_gated_bench: no ggml column)",
+               "a goal the run could not measure is said, not counted as met")
+        expect(t, "| fast / fastest peer <= 1 | 1 of 4 | avx512 64 Ki: gelu 1.11, tanh 1.25; avx2 64 Ki: gelu 1.11 |",
+               "the misses of a goal, by ISA and size")
     print("test_goals: ok")
 
 
