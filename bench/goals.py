@@ -261,10 +261,34 @@ def gated_table(d, isa, tally, out):
             fmt(gg) if gg is not None else "not measured", verdict(rg, GATED_GGML)))
 
 
+def detail(d, isa, out):
+    """--detail: every column of the f32 table, ns/element, and MLAS's (from
+    its own process: compare within a row only through the ratios above)."""
+    f32, notes = read_cells(os.path.join(d, "f32-%s.csv" % isa))
+    mlas, _ = read_cells(os.path.join(d, "mlas-%s.csv" % isa))
+    peers = [n[5:].split(":")[0] for n in notes if n.startswith("peer ")]  # actk_ratio's order
+    seen = {c for row in f32.values() for c in row}
+    cols = [c for c in ["acc", "fast"] + peers + ["libm", "copy"] if c in seen]
+    for n, size in SIZES.items():
+        ops = [op for (m, op) in f32 if m == n]
+        if not ops:
+            continue
+        out.append("\n**%s, n = %s, every column** (ns/element; MLAS: per node in run.py's process)\n"
+                   % (isa, size))
+        out.append("| op | %s | MLAS |" % " | ".join(cols))
+        out.append("|---|%s---|" % ("---|" * len(cols)))
+        for op in ops:
+            row, m = f32[(n, op)], mlas.get((n, op), {}).get("mlas")
+            cells = [row.get(c, "-") for c in cols] + [m or "-"]
+            out.append("| %s | %s |" % (op, " | ".join(
+                "%.3f" % number(v) if number(v) is not None else v for v in cells)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("run", help="the directory one bench/peers.sh run wrote")
     ap.add_argument("--before", help="an earlier run's directory: its control rows beside these")
+    ap.add_argument("--detail", action="store_true", help="also every f32 column (each peer) in ns/element")
     a = ap.parse_args()
     isas = sorted({os.path.basename(p)[4:-4] for p in glob.glob(os.path.join(a.run, "f32-*.csv"))},
                   key=lambda s: -len(s))
@@ -280,6 +304,8 @@ def main():
         out.append("\n### %s arm\n" % isa)
         isa_tables(a.run, isa, tally, out)
         gated_table(a.run, isa, tally, out)
+        if a.detail:
+            detail(a.run, isa, out)
         now = controls(a.run, isa)
         before = controls(a.before, isa) if a.before else {}
         out.append("\n**%s, control rows** (ns/element, min / median / max over the rows: they "
@@ -299,7 +325,10 @@ def main():
                "peer of any accuracy, MLAS included through bench/mlas/run.py's own process (actk's "
                "tiers timed there beside it through ctypes): the ONNX Runtime wheel exports only "
                "its C API table (OrtGetApiBase) and ships no header for it, so MLAS is not timed "
-               "inside actk_ratio. Peers with a fixed cost per call (oneDNN, ggml, torch) have it "
+               "inside actk_ratio. MLAS and XNNPACK pick their code from the CPU with no setting to hold "
+               "them to AVX2: peers.sh leaves XNNPACK out of the avx2 arm's peers, while MLAS stays "
+               "in (its goal names it), so on an AVX-512 machine the avx2 arm's MLAS ratios are "
+               "against MLAS's code for that CPU. Peers with a fixed cost per call (oneDNN, ggml, torch) have it "
                "subtracted (actk_ratio's notes). spread: the largest (p75 - p25) / median of acc, "
                "fast and the fastest peer in actk_ratio.")
     print("\n".join(out))
