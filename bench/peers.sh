@@ -85,10 +85,10 @@ python=$("$here/setup-peers.sh" --print-python)
 py() { "$python" -c "import importlib.metadata as m; print(m.version('$1'))" 2>/dev/null || echo "?"; }
 deb() { dpkg-query -W -f '${Version}' "$1" 2>/dev/null || echo "?"; }
 {
-  echo "command: bench/peers.sh ${quick[*]} --isa $isas $*"
-  echo "cpu: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) CPUs online; pinned to CPU $cpu${rt[*]:+, ${rt[*]}})"
+  echo "command: bench/peers.sh ${quick[*]:+${quick[*]} }--isa $isas $*"
+  echo "cpu: $(lscpu | sed -n 's/^Model name: *//p') (family $(lscpu | sed -n 's/^CPU family: *//p') model $(lscpu | sed -n 's/^Model: *//p'); $(nproc) CPUs online; pinned to CPU $cpu${rt[*]:+, ${rt[*]}})"
   echo "kernel: $(uname -sr); date: $(date -u +%Y-%m-%dT%H:%M:%SZ); git: $(git -C "$here" describe --always --dirty 2>/dev/null || echo ?)"
-  echo "PyPI: onnxruntime $(py onnxruntime), onnx $(py onnx), onednn-devel $(py onednn-devel), torch $(py torch), numpy $(py numpy); ggml from llama-cpp-python's sdist (bench/setup-peers.sh); Debian: Eigen $(deb libeigen3-dev), SLEEF $(deb libsleef-dev), XNNPACK $(deb libxnnpack-dev)"
+  echo "PyPI: onnxruntime $(py onnxruntime), onnx $(py onnx), onednn-devel $(py onednn-devel), torch $(py torch), numpy $(py numpy); ggml from llama-cpp-python $(sed -n 's/^llama=\([^ ]*\).*/\1/p' "$here/setup-peers.sh")'s sdist; Debian: Eigen $(deb libeigen3-dev), SLEEF $(deb libsleef-dev), XNNPACK $(deb libxnnpack-dev)"
 } | tee "$out/meta.txt" | tee -a "$log"
 
 IFS=, read -ra isa_list <<<"$isas"
