@@ -87,7 +87,7 @@ def read_gated(path):
                          "op": r["op"], "type": r["type"], "packed": number(r["fast"]),
                          "two": number(r["two_pass"]), "two_name": r.get("best_2pass") or "-",
                          "ggml": number(r["ggml_fused"]), "copy": number(r["copy"]),
-                         "source": "actk_ratio --gated: no ggml form for this op and type"})
+                         "source": "actk_ratio --gated: no ggml value (ggml not built, or no ggml form of the op and type)"})
         else:  # actk_gated_bench (the fast tier unless told otherwise)
             rows.append({"where": shape or "its default shape", "op": r["op"], "type": r["type"],
                          "packed": number(r["packed"]), "two": number(r["2-pass"]),

@@ -27,13 +27,13 @@
 # merges that run's files into one table per ISA and size, OUT/goals.md, and
 # prints it. OUT defaults to DIR/peers/<UTC time>; OUT/log.txt holds every
 # part's own table. --before OUT2 puts an earlier run's control rows beside.
-# Pass actk_ratio's options after ours (--ops ..., --peers ..., --repeats 31);
+# Other options go to actk_ratio (--ops ..., --peers ..., --repeats 31);
 # --ops goes to run.py too. DIR defaults to build; configure it after
 # bench/setup-peers.sh so that cmake finds the peers.
 set -euo pipefail
 here=$(cd -P "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-build=$here/../build cpu=1 quick=() isas="" out="" before=()
-while (($#)); do
+build=$here/../build cpu=1 quick=() isas="" out="" before=() pass=()
+while (($#)); do # ours, anywhere; the rest (with their values) go to actk_ratio
   case $1 in
   --build) build=$2 && shift ;;
   --cpu) cpu=$2 && shift ;;
@@ -41,10 +41,11 @@ while (($#)); do
   --isa) isas=$2 && shift ;;
   --out) out=$2 && shift ;;
   --before) before=(--before "$2") && shift ;;
-  *) break ;;
+  *) pass+=("$1") ;;
   esac
   shift
 done
+set -- "${pass[@]}"
 ratio=$build/bench/actk_ratio gated=$build/bench/actk_gated_bench
 [[ -x $ratio ]] || { echo "peers.sh: no $ratio (build the bench first)" >&2; exit 2; }
 ops=() # actk_ratio's --ops, for run.py too
@@ -65,7 +66,7 @@ peers_for() { # the default peers of an arm that this build has
   *) want=$built ;;
   esac
   for p in $want; do [[ $built == *" $p "* ]] && list+=${list:+,}$p; done
-  echo "${list:-none}"
+  echo "$list"
 }
 env_for() { # the environment that holds the peers to an arm's code
   if [[ $1 == avx2 ]]; then echo "ONEDNN_MAX_CPU_ISA=AVX2 ATEN_CPU_CAPABILITY=avx2"; fi
@@ -95,7 +96,8 @@ IFS=, read -ra isa_list <<<"$isas"
 status=0
 for isa in "${isa_list[@]}"; do
   echo "== $isa $(env_for "$isa")" | tee -a "$log"
-  run "$isa" "$ratio" --isa "$isa" --peers "$(peers_for "$isa")" "${quick[@]}" "$@" \
+  peers=$(peers_for "$isa") # none built: no --peers (actk_ratio refuses an empty list)
+  run "$isa" "$ratio" --isa "$isa" ${peers:+--peers "$peers"} "${quick[@]}" "$@" \
     --csv-out "$out/f32-$isa.csv" || status=1
   run "$isa" "$ratio" --types --isa "$isa" "${quick[@]}" "$@" --peers none \
     --csv-out "$out/types-$isa.csv" || status=1
