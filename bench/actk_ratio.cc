@@ -19,6 +19,11 @@
 //              ops (below, at gated_main): packed against ggml's fused GLU
 //              and the two-pass way (actk's, ggml's, ATen's)
 //   actk_ratio --accuracy [--stride S] [--isa NAME] [--ops a,b,c] [--peers a,b,c]
+//   --csv-out PATH (with the timed tables) also writes every median to PATH
+//   for bench/goals.py: '#' lines (the header, the peers, the notes), then
+//   one line per cell, table,isa,n,op,column,value (table f32 or types; value
+//   the median in ns/element, or off / err as in the printed table, or failed
+//   for the status column of a row whose actk call failed).
 //
 // --accuracy times nothing: what each peer gives up, next to actk's two tiers.
 // Every unary op (the bias ops are their activations on x + bias: left out)
@@ -129,6 +134,18 @@ struct quartiles {
   double p25, med, p75;
 };
 
+// --csv-out: the same medians, one cell a line, for bench/goals.py.
+FILE *g_csv;
+const char *g_csv_isa = "";
+void csv_note(const std::string &s) {
+  if (g_csv) std::fprintf(g_csv, "# %s\n", s.c_str());
+}
+void csv_cell(const char *table, size_t n, const char *op, const std::string &col,
+              const std::string &val) {
+  if (g_csv)
+    std::fprintf(g_csv, "%s,%s,%zu,%s,%s,%s\n", table, g_csv_isa, n, op, col.c_str(), val.c_str());
+}
+
 quartiles quart(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   auto at = [&](double q) {
@@ -166,7 +183,8 @@ int usage(const char *argv0) {
       std::fprintf(stderr, " %s", actk_gated_catalog[i].name);
   std::fprintf(stderr, "\n  --gated peers:");
   for (const gated_peer *p : gated_peers()) std::fprintf(stderr, " %s", p->name);
-  std::fprintf(stderr, "\n");
+  std::fprintf(stderr,
+               "\n  --csv-out PATH: the medians also to PATH, one cell a line (bench/goals.py)\n");
   return 2;
 }
 
@@ -372,6 +390,13 @@ std::string peer_cell(const std::vector<column> &cols, const void *peer, int wd)
   return F(" %*s", wd, "-");
 }
 
+// --csv-out: a row's columns (their fixed-cost floors left out: already subtracted).
+void csv_row(const char *table, size_t n, const char *op, const std::vector<column> &cols) {
+  for (const column &c : cols)
+    if (c.kind != column::FLOOR)
+      csv_cell(table, n, op, c.name, c.off ? "off" : c.err ? "err" : F("%.4f", c.med()));
+}
+
 // Forces --isa and prints the run's header line; false if the isa cannot run.
 bool start(const options &opt, const char *title, actk_isa *before) {
   *before = actk_isa_active();
@@ -385,6 +410,10 @@ bool start(const options &opt, const char *title, actk_isa *before) {
   std::printf("%sactk %s, isa %s (%s); cpu: %s\n", title, actk_version_string(),
               actk_isa_name(opt.isa), opt.isa_given ? "--isa" : "default: the best supported isa",
               actk_cpu_summary());
+  g_csv_isa = actk_isa_name(opt.isa);
+  csv_note(F("actk %s, isa %s; cpu: %s; %d repeats, %d calls (64 Ki), %d (4 Mi)",
+             actk_version_string(), g_csv_isa, actk_cpu_summary(), opt.repeats, opt.calls,
+             opt.big_calls));
   if (*before != actk_isa_best())
     std::printf("note: dispatch's own choice in this process is %s (%s)\n", actk_isa_name(*before),
                 before_reason);
@@ -460,6 +489,8 @@ int types_main(const options &opt) {
     }
     peers.push_back(b);
     std::printf("  %-12s %s\n  %-12s   at run time: %s\n", b->name, b->describes, "", b->runtime());
+    csv_note(std::string("peer ") + b->name + ": " + b->describes +
+             "; at run time: " + b->runtime());
   }
   if (baselines16().empty()) std::printf("  (no 16-bit peer built: oneDNN not found)\n");
   std::printf("  cp32 cp16    memcpy of the same n elements in f32 / in 16 bits (the controls)\n");
@@ -629,6 +660,7 @@ int types_main(const options &opt) {
 
       if (!time_checked(cols, opt, calls, n, st, &floors_seen)) {
         std::printf("%-15s actk failed: %s\n", rw.name, st.why.c_str());
+        csv_cell("types", n, rw.name, "status", "failed");
         rlines.push_back(F("%-15s -", rw.name));
         status = 1;
         continue;
@@ -643,6 +675,8 @@ int types_main(const options &opt) {
         if (c.kind == column::ACTK) tiers.push_back(&c);
       line +=
           F(" %6.3f %6.3f %5.1f%%", med(cols, "cp32"), med(cols, "cp16"), 100.0 * spread_of(tiers));
+      csv_row("types", n, rw.name, cols);
+      csv_cell("types", n, rw.name, "spread", F("%.4f", spread_of(tiers)));
       std::printf("%s\n", line.c_str());
       std::fflush(stdout);
 
@@ -672,7 +706,10 @@ int types_main(const options &opt) {
                           "the engine way <= 0.5");
     std::printf("%s\n", rhead.c_str());
     for (const std::string &l : rlines) std::printf("%s\n", l.c_str());
-    for (const std::string &s : notes) std::printf("  note: %s\n", s.c_str());
+    for (const std::string &s : notes) {
+      std::printf("  note: %s\n", s.c_str());
+      csv_note("note: " + s);
+    }
     std::fflush(stdout);
     for (float *p : {x32, y32, b32, scratch, sb}) free_floats(p);
   }
@@ -720,6 +757,8 @@ int f32_main(const options &opt, const char *argv0) {
     peers.push_back(b);
     std::printf("  %-12s %s\n", b->name, b->describes);
     if (b->runtime) std::printf("  %-12s   at run time: %s\n", "", b->runtime());
+    csv_note(std::string("peer ") + b->name + ": " + b->describes +
+             (b->runtime ? std::string("; at run time: ") + b->runtime() : ""));
   }
   if (peers.empty()) std::printf("  (none built or runnable)\n");
   std::fflush(stdout);
@@ -809,8 +848,12 @@ int f32_main(const options &opt, const char *argv0) {
       }
       if (!time_checked(cols, opt, calls, n, st, &floors_seen)) {
         std::printf("%-15s actk failed: %s\n", rw.name, st.why.c_str());
+        csv_cell("f32", n, rw.name, "status", "failed");
         status = 1;
-        for (const std::string &s : notes) std::printf("  note: %s\n", s.c_str());
+        for (const std::string &s : notes) {
+          std::printf("  note: %s\n", s.c_str());
+          csv_note("note: " + s);
+        }
         notes.clear();
         continue;
       }
@@ -832,6 +875,8 @@ int f32_main(const options &opt, const char *argv0) {
       const column *cl = find(cols, "libm");
       line += cl && cl->usable() ? F(" %8.3f", cl->med()) : F(" %8s", cl ? "off" : "-");
       line += F(" %6.3f %5.1f%%", med(cols, "copy"), 100.0 * spread_of({ca, cf, best}));
+      csv_row("f32", n, rw.name, cols);
+      csv_cell("f32", n, rw.name, "spread", F("%.4f", spread_of({ca, cf, best})));
       if (si == 0)
         small_acc[o] = acc_t, small_fast[o] = fast_t;
       else // NaN: a row missing at 64 Ki or no fast tier
@@ -839,7 +884,10 @@ int f32_main(const options &opt, const char *argv0) {
       std::printf("%s\n", line.c_str());
       std::fflush(stdout);
     }
-    for (const std::string &s : notes) std::printf("  note: %s\n", s.c_str());
+    for (const std::string &s : notes) {
+      std::printf("  note: %s\n", s.c_str());
+      csv_note("note: " + s);
+    }
     for (float *p : {x, y, bias}) free_floats(p);
   }
   actk_isa_force(before);
@@ -1332,6 +1380,12 @@ int main(int argc, char **argv) {
       if (!parse_int(argv[++i], &opt.calls)) return usage(argv[0]);
     } else if (!std::strcmp(a, "--big-calls") && i + 1 < argc) {
       if (!parse_int(argv[++i], &opt.big_calls)) return usage(argv[0]);
+    } else if (!std::strcmp(a, "--csv-out") && i + 1 < argc) {
+      if (!(g_csv = std::fopen(argv[++i], "w"))) {
+        std::fprintf(stderr, "actk_ratio: cannot write %s\n", argv[i]);
+        return 2;
+      }
+      std::setvbuf(g_csv, nullptr, _IOLBF, 0); // whole lines, whatever ends the run
     } else {
       return usage(argv[0]);
     }
