@@ -2,13 +2,14 @@
 #ifndef ACTK_MATH_COEFFS_FAST_H
 #define ACTK_MATH_COEFFS_FAST_H
 
-/* e^r ~ 1 + r (C1 + r (C2 + ... + r C5)) on [0, ln2] (sigmoid, floor reduction): relative error
- * 2^-22.2, -1.69 ulp below e^r at ln2 */
-#define ACTK_FEXP_C1 0x1.000062p+0f
-#define ACTK_FEXP_C2 0x1.ffdde2p-2f
-#define ACTK_FEXP_C3 0x1.5728dep-3f
-#define ACTK_FEXP_C4 0x1.3ff32cp-5f
-#define ACTK_FEXP_C5 0x1.7e80fep-7f
+/* e^r ~ 1 + r (C1 + r C2) on [0, ln2/16] (sigmoid, floor reduction): relative error 2^-20.9, 4.38
+ * ulp below e^r at ln2/16; actk_fexpt_tab[j]: 2^(j/16) as float bits, less j << 19 (exp_fast.h) */
+#define ACTK_FEXPT_C1 0x1.ffee24p-1f
+#define ACTK_FEXPT_C2 0x1.0533cp-1f
+static const float actk_fexpt_tab[16] = {
+    0x1p+0f,        0x1.fb5586p-1f, 0x1.f72b84p-1f, 0x1.f387a6p-1f, 0x1.f06fep-1f,  0x1.edea64p-1f,
+    0x1.ebfdaep-1f, 0x1.eab07ep-1f, 0x1.ea09e6p-1f, 0x1.ea1148p-1f, 0x1.eace54p-1f, 0x1.ec4918p-1f,
+    0x1.ee89fap-1f, 0x1.f199bep-1f, 0x1.f5818ep-1f, 0x1.fa4afap-1f};
 /* e^-q ~ 1 + q (C1 + q (C2 + ... + q C5)) on |q| <= ln2/2 (silu, swish, quick_gelu, round to
  * nearest): relative error 2^-23.4 */
 #define ACTK_FEXPR_C1 (-0x1.fffff6p-1f)
