@@ -10,8 +10,9 @@
  * (the table is stored less j << 19); P of degree 2, all its terms >= 0, so every Horner step is
  * monotone, and P sits below e^r at ln2/16 by more than the table's rounding, so where n steps
  * 2^((n-1)/16) P(ln2/16^-) stays below 2^(n/16) P(0^+). Measured against the degree-5 form on
- * [0, ln2] with a VSCALEFPS (Zen 4, 64 Ki, one thread): sigmoid 0.205 -> 0.155 ns/element on
- * AVX-512, 0.251 -> 0.230 on AVX2 (three FMAs fewer for a table lookup).
+ * [0, ln2] with a VSCALEFPS (Zen 4, 64 Ki, one thread, actk_ratio): sigmoid 0.238 -> 0.193
+ * ns/element on AVX-512, 0.271 -> 0.241 on AVX2 (three FMAs fewer for a table lookup; gelu
+ * takes the same table, docs/performance.md).
  * Nearest form (exp_fast_neg_round): e^-x = 2^n P(r), n = round(-x / ln2), |r| <= ln2/2,
  * 2^n by vf_ldexp_exact (one VSCALEFPS on AVX-512, t's bits elsewhere); not monotone near
  * x = 0 (P's rounding steps oppose r there), so only non-monotone ops use it. */

@@ -44,9 +44,11 @@ ERF_A, ERF_DEG, ERF_TILT = 2.0, 5, 0.0
 ERF_WIN = 256
 ERF_END = 3.5
 # gelu: K(t) = t Q(t) e^(t^2/2) = t P(t) / R(t) on [0, GELU_T], P of degree 3, R of degree 4
-# (R(0) = 1); e^(-v/2) on |v| <= ln2 + 2^-10 (v = t^2 + 2 n ln2), degree 5.
+# (R(0) = 1); e^(-t^2/2) = 2^(n/16) e^(-v/2), 2^(n/16) from sigmoid's table, e^(-v/2) on
+# |v| <= ln2/16 + 2^-12 (v = t^2 + n ln2/8), degree 2.
 GELU_T = 9.0
-GELU_V = LN2 + 2.0 ** -10
+GELU_V = LN2 / 16 + 2.0 ** -12
+GELU_EXP_DEG = 2
 # gelu_tanh: 2^f on |f| <= 1/2 + 2^-9 (f = -2u log2(e) - n), degree 5.
 GT_F = 0.5 + 2.0 ** -9
 
@@ -264,11 +266,11 @@ def gelu_coeffs():
     p, q, e = ratfit(x, y, 3, 4, 1 / y)
     pf, qf = [f32(v) for v in p], [f32(v) for v in q]
     ef = np.abs(np.polyval(pf[::-1], x) / np.polyval(qf[::-1], x) / y - 1).max()
-    c, xs, ps = poly_fit(lambda v: np.exp(-v / 2), -GELU_V, GELU_V, EXP_DEG)
+    c, xs, ps = poly_fit(lambda v: np.exp(-v / 2), -GELU_V, GELU_V, GELU_EXP_DEG)
     rel = ps / np.exp(-xs / 2) - 1
     out = ['/* gelu: K(t)/t = Q(t) e^(t^2/2) ~ P(t)/R(t) on [0, %g], P = P0 + ... + P3 t^3, R = 1 + '
            'R1 t + ... + R4 t^4: relative error 2^%.1f (float coefficients); e^(-v/2) ~ 1 + v (C1 + '
-           '... + v C5) on |v| <= ln2: relative error 2^%.1f */\n'
+           'v C2) on |v| <= ln2/16: relative error 2^%.1f */\n'
            % (GELU_T, np.log2(ef), np.log2(np.abs(rel).max()))]
     out.append('#define ACTK_GELU_FAST_T %sf\n' % repr(GELU_T))
     for k, v in enumerate(pf):
