@@ -160,7 +160,8 @@ int main(int argc, char **argv) {
       d = strtoul(argv[++i], NULL, 10);
     else {
       fprintf(stderr,
-              "usage: %s [--quick] [--csv] [--ops a,b] [--types bf16,f32] [--tier fast|accurate] "
+              "usage: %s [--quick] [--csv] [--ops a,b] [--types bf16,f32 (no f16)] [--tier "
+              "fast|accurate] "
               "[--rows R] [--d D]\n",
               argv[0]);
       return 2;
@@ -168,6 +169,10 @@ int main(int argc, char **argv) {
   }
   bench_init("actk_gated_bench");
   if (rows == 0 || d == 0) die("rows and d must be positive", ACTK_ERR_INVALID_ARGUMENT);
+  /* its inputs and multiply pass are bf16's for a 16-bit type: f16 is actk_ratio --gated's */
+  if (bench_in_list(types, "f16"))
+    die("f16: use actk_ratio --gated --dtypes f16 (this bench converts as bf16)",
+        ACTK_ERR_INVALID_ARGUMENT);
 #if defined(__x86_64__)
   __builtin_cpu_init();
   g_avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");

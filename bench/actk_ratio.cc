@@ -15,7 +15,15 @@
 //   actk_ratio [--isa NAME] [--ops a,b,c] [--peers a,b,c] [--clock wall|thread]
 //              [--repeats R] [--calls C] [--big-calls C] [--quick]
 //   actk_ratio --types ...      the 16-bit types (below, at types_main)
+//   actk_ratio --gated [--csv] [--dtypes f32,f16,bf16] [--d D] ...   the gated
+//              ops (below, at gated_main): packed against ggml's fused GLU
+//              and the two-pass way (actk's, ggml's, ATen's)
 //   actk_ratio --accuracy [--stride S] [--isa NAME] [--ops a,b,c] [--peers a,b,c]
+//   --csv-out PATH (with the timed tables) also writes every median to PATH
+//   for bench/goals.py: '#' lines (the header, the peers, the notes), then
+//   one line per cell, table,isa,n,op,column,value (table f32 or types; value
+//   the median in ns/element, or off / err as in the printed table, or failed
+//   for the status column of a row whose actk call failed).
 //
 // --accuracy times nothing: what each peer gives up, next to actk's two tiers.
 // Every unary op (the bias ops are their activations on x + bias: left out)
@@ -104,6 +112,9 @@ struct options {
   bool thread_clock = false;
   bool types = false;                  // --types
   bool accuracy = false;               // --accuracy
+  bool gated = false, csv = false;     // --gated, --csv (with --gated)
+  size_t d = 4096;                     // --gated's row length (of y)
+  std::vector<std::string> dtypes;     // --gated's types: empty: all
   uint64_t stride = 4099;              // --accuracy's sample: every stride-th bit pattern
   std::vector<std::string> ops, peers; // empty: all
 };
@@ -123,6 +134,18 @@ struct quartiles {
   double p25, med, p75;
 };
 
+// --csv-out: the same medians, one cell a line, for bench/goals.py.
+FILE *g_csv;
+const char *g_csv_isa = "";
+void csv_note(const std::string &s) {
+  if (g_csv) std::fprintf(g_csv, "# %s\n", s.c_str());
+}
+void csv_cell(const char *table, size_t n, const char *op, const std::string &col,
+              const std::string &val) {
+  if (g_csv)
+    std::fprintf(g_csv, "%s,%s,%zu,%s,%s,%s\n", table, g_csv_isa, n, op, col.c_str(), val.c_str());
+}
+
 quartiles quart(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   auto at = [&](double q) {
@@ -137,7 +160,9 @@ quartiles quart(std::vector<double> v) {
 int usage(const char *argv0) {
   std::fprintf(
       stderr,
-      "usage: %s [--types | --accuracy [--stride S]] [--isa NAME] [--ops a,b,c] [--peers a,b,c]\n"
+      "usage: %s [--types | --accuracy [--stride S] | --gated [--csv] [--dtypes f32,f16,bf16] "
+      "[--d D]]\n"
+      "          [--isa NAME] [--ops a,b,c] [--peers a,b,c]\n"
       "          [--clock wall|thread] [--repeats R] [--calls C] [--big-calls C] "
       "[--quick]\n"
       "  NAME: one of",
@@ -152,7 +177,14 @@ int usage(const char *argv0) {
   std::fprintf(stderr, "\n  peers:");
   for (const baseline *b : baselines())
     if (std::strcmp(b->name, "libm")) std::fprintf(stderr, " %s", b->name);
-  std::fprintf(stderr, "\n");
+  std::fprintf(stderr, "\n  --gated ops:");
+  for (size_t i = 0; i < actk_gated_catalog_size; i++) // each op's entries are adjacent
+    if (i == 0 || std::strcmp(actk_gated_catalog[i].name, actk_gated_catalog[i - 1].name))
+      std::fprintf(stderr, " %s", actk_gated_catalog[i].name);
+  std::fprintf(stderr, "\n  --gated peers:");
+  for (const gated_peer *p : gated_peers()) std::fprintf(stderr, " %s", p->name);
+  std::fprintf(stderr,
+               "\n  --csv-out PATH: the medians also to PATH, one cell a line (bench/goals.py)\n");
   return 2;
 }
 
@@ -327,6 +359,16 @@ void floor_from(std::vector<column> &cols, size_t n, std::vector<std::string> *n
   }
 }
 
+// A checked row's timing: a failed actk status first fails the row, then
+// time_row and floor_from; false when the row failed (st.why says why).
+bool time_checked(std::vector<column> &cols, const options &opt, int calls, size_t n, run_state &st,
+                  std::vector<std::string> *floors_seen) {
+  if (st.status != ACTK_OK) st.fail(std::string("status ") + actk_status_string(st.status));
+  time_row(cols, opt, calls, n, st);
+  floor_from(cols, n, st.notes, floors_seen);
+  return !st.bad;
+}
+
 // The largest (p75 - p25) / median of the columns picked.
 double spread_of(const std::vector<const column *> &cs) {
   double s = 0;
@@ -348,6 +390,13 @@ std::string peer_cell(const std::vector<column> &cols, const void *peer, int wd)
   return F(" %*s", wd, "-");
 }
 
+// --csv-out: a row's columns (their fixed-cost floors left out: already subtracted).
+void csv_row(const char *table, size_t n, const char *op, const std::vector<column> &cols) {
+  for (const column &c : cols)
+    if (c.kind != column::FLOOR)
+      csv_cell(table, n, op, c.name, c.off ? "off" : c.err ? "err" : F("%.4f", c.med()));
+}
+
 // Forces --isa and prints the run's header line; false if the isa cannot run.
 bool start(const options &opt, const char *title, actk_isa *before) {
   *before = actk_isa_active();
@@ -361,6 +410,10 @@ bool start(const options &opt, const char *title, actk_isa *before) {
   std::printf("%sactk %s, isa %s (%s); cpu: %s\n", title, actk_version_string(),
               actk_isa_name(opt.isa), opt.isa_given ? "--isa" : "default: the best supported isa",
               actk_cpu_summary());
+  g_csv_isa = actk_isa_name(opt.isa);
+  csv_note(F("actk %s, isa %s; cpu: %s; %d repeats, %d calls (64 Ki), %d (4 Mi)",
+             actk_version_string(), g_csv_isa, actk_cpu_summary(), opt.repeats, opt.calls,
+             opt.big_calls));
   if (*before != actk_isa_best())
     std::printf("note: dispatch's own choice in this process is %s (%s)\n", actk_isa_name(*before),
                 before_reason);
@@ -436,6 +489,8 @@ int types_main(const options &opt) {
     }
     peers.push_back(b);
     std::printf("  %-12s %s\n  %-12s   at run time: %s\n", b->name, b->describes, "", b->runtime());
+    csv_note(std::string("peer ") + b->name + ": " + b->describes +
+             "; at run time: " + b->runtime());
   }
   if (baselines16().empty()) std::printf("  (no 16-bit peer built: oneDNN not found)\n");
   std::printf("  cp32 cp16    memcpy of the same n elements in f32 / in 16 bits (the controls)\n");
@@ -603,10 +658,9 @@ int types_main(const options &opt) {
           c.off = true;
       }
 
-      time_row(cols, opt, calls, n, st);
-      floor_from(cols, n, &notes, &floors_seen);
-      if (st.bad) {
+      if (!time_checked(cols, opt, calls, n, st, &floors_seen)) {
         std::printf("%-15s actk failed: %s\n", rw.name, st.why.c_str());
+        csv_cell("types", n, rw.name, "status", "failed");
         rlines.push_back(F("%-15s -", rw.name));
         status = 1;
         continue;
@@ -621,6 +675,8 @@ int types_main(const options &opt) {
         if (c.kind == column::ACTK) tiers.push_back(&c);
       line +=
           F(" %6.3f %6.3f %5.1f%%", med(cols, "cp32"), med(cols, "cp16"), 100.0 * spread_of(tiers));
+      csv_row("types", n, rw.name, cols);
+      csv_cell("types", n, rw.name, "spread", F("%.4f", spread_of(tiers)));
       std::printf("%s\n", line.c_str());
       std::fflush(stdout);
 
@@ -650,7 +706,10 @@ int types_main(const options &opt) {
                           "the engine way <= 0.5");
     std::printf("%s\n", rhead.c_str());
     for (const std::string &l : rlines) std::printf("%s\n", l.c_str());
-    for (const std::string &s : notes) std::printf("  note: %s\n", s.c_str());
+    for (const std::string &s : notes) {
+      std::printf("  note: %s\n", s.c_str());
+      csv_note("note: " + s);
+    }
     std::fflush(stdout);
     for (float *p : {x32, y32, b32, scratch, sb}) free_floats(p);
   }
@@ -698,6 +757,8 @@ int f32_main(const options &opt, const char *argv0) {
     peers.push_back(b);
     std::printf("  %-12s %s\n", b->name, b->describes);
     if (b->runtime) std::printf("  %-12s   at run time: %s\n", "", b->runtime());
+    csv_note(std::string("peer ") + b->name + ": " + b->describes +
+             (b->runtime ? std::string("; at run time: ") + b->runtime() : ""));
   }
   if (peers.empty()) std::printf("  (none built or runnable)\n");
   std::fflush(stdout);
@@ -785,14 +846,14 @@ int f32_main(const options &opt, const char *argv0) {
         else
           c.off = true;
       }
-      if (st.status != ACTK_OK) st.fail(std::string("status ") + actk_status_string(st.status));
-
-      time_row(cols, opt, calls, n, st);
-      floor_from(cols, n, &notes, &floors_seen);
-      if (st.bad) {
+      if (!time_checked(cols, opt, calls, n, st, &floors_seen)) {
         std::printf("%-15s actk failed: %s\n", rw.name, st.why.c_str());
+        csv_cell("f32", n, rw.name, "status", "failed");
         status = 1;
-        for (const std::string &s : notes) std::printf("  note: %s\n", s.c_str());
+        for (const std::string &s : notes) {
+          std::printf("  note: %s\n", s.c_str());
+          csv_note("note: " + s);
+        }
         notes.clear();
         continue;
       }
@@ -814,6 +875,8 @@ int f32_main(const options &opt, const char *argv0) {
       const column *cl = find(cols, "libm");
       line += cl && cl->usable() ? F(" %8.3f", cl->med()) : F(" %8s", cl ? "off" : "-");
       line += F(" %6.3f %5.1f%%", med(cols, "copy"), 100.0 * spread_of({ca, cf, best}));
+      csv_row("f32", n, rw.name, cols);
+      csv_cell("f32", n, rw.name, "spread", F("%.4f", spread_of({ca, cf, best})));
       if (si == 0)
         small_acc[o] = acc_t, small_fast[o] = fast_t;
       else // NaN: a row missing at 64 Ki or no fast tier
@@ -821,9 +884,333 @@ int f32_main(const options &opt, const char *argv0) {
       std::printf("%s\n", line.c_str());
       std::fflush(stdout);
     }
-    for (const std::string &s : notes) std::printf("  note: %s\n", s.c_str());
+    for (const std::string &s : notes) {
+      std::printf("  note: %s\n", s.c_str());
+      csv_note("note: " + s);
+    }
     for (float *p : {x, y, bias}) free_floats(p);
   }
+  actk_isa_force(before);
+  return status;
+}
+
+// ---- --gated: the packed gated ops against ggml's fused GLU and the two-pass way ----
+//
+// Rows: each gated op (swiglu, geglu, geglu_tanh; --ops) in each type (f32,
+// f16, bf16; --dtypes), at about 64 Ki and 4 Mi elements of y: rows of d (--d,
+// default 4096; Llama-3-8B's MLP: 14336) x = [rows][2d], gate first. Columns,
+// interleaved, checked first as in the other tables (ns per element of y):
+// actk packed accurate and fast; act (the fast activation alone on the gate
+// halves: the packed call's floor); actk_2p (the two-pass way with actk: the
+// activation into scratch, then bench_ops.h's gated_mul for the forced
+// isa); the gated peers built (bench_ops.h's gated_peer: ggml's fused GLU,
+// packed and split, and its two-pass graph, each build; ATen's two-pass),
+// their fixed cost per call subtracted; copy (memcpy of y's bytes, the
+// control). Ratios: fast / ggml's fused GLU of the build for the isa (the
+// faster of packed and split), fast / the fastest two-pass way (actk_2p, or a
+// peer's for the isa). A peer up to 8x over its check's tolerance is timed and
+// said (ggml's tanh-form GELU reads an f16 table); further out, "off".
+// --csv: the same rows as CSV (a header line of named columns; the notes and
+// the header as "# " lines), for a table script to merge.
+
+// A 16-bit or f32 element of type t (0 f32, 1 f16, 2 bf16) at p[i], as a float.
+float elem(int t, const void *p, size_t i) {
+  if (t == 0) return static_cast<const float *>(p)[i];
+  const uint16_t h = static_cast<const uint16_t *>(p)[i];
+  return t == 1 ? actk_f16_to_f32(h) : actk_bf16_to_f32(h);
+}
+
+// Whether a gated peer's column is the one for the forced isa (ggml's AVX2
+// build goes with --isa avx2, its native build with avx512; torch picks its
+// code by itself: ATEN_CPU_CAPABILITY=avx2 makes it take its AVX2 kernels).
+bool peer_for_isa(const gated_peer *p, actk_isa isa) {
+  return !p->isa || !std::strcmp(p->isa, actk_isa_name(isa));
+}
+
+int gated_main(const options &opt, const char *argv0) {
+  // rows: each gated op and type of the catalog, [accurate, fast]
+  struct grow {
+    const char *name;
+    int type;
+    const actk_gated_info *e[2];
+  };
+  std::vector<grow> rows;
+  for (const auto *list : {&opt.ops, &opt.dtypes}) // every name given must be one
+    for (const std::string &name : *list) {
+      bool known = false;
+      for (size_t i = 0; i < actk_gated_catalog_size; i++)
+        known |= name ==
+                 (list == &opt.ops ? actk_gated_catalog[i].name : actk_gated_catalog[i].type_name);
+      if (!known) {
+        std::fprintf(stderr, "actk_ratio --gated: unknown %s '%s'\n",
+                     list == &opt.ops ? "op" : "type", name.c_str());
+        return usage(argv0);
+      }
+    }
+  for (size_t i = 0; i < actk_gated_catalog_size; i++) {
+    const actk_gated_info *g = &actk_gated_catalog[i];
+    if (!listed(opt.ops, g->name) || !listed(opt.dtypes, g->type_name)) continue;
+    auto it = std::find_if(rows.begin(), rows.end(), [&](const grow &r) {
+      return !std::strcmp(r.name, g->name) && r.type == g->type;
+    });
+    if (it == rows.end()) rows.push_back(grow{g->name, g->type, {}}), it = rows.end() - 1;
+    it->e[std::strcmp(g->tier_name, "fast") ? 0 : 1] = g;
+  }
+  rows.erase(
+      std::remove_if(rows.begin(), rows.end(), [](const grow &r) { return !r.e[0] || !r.e[1]; }),
+      rows.end());
+  if (rows.empty() || opt.d == 0) {
+    std::fprintf(stderr, "actk_ratio --gated: no gated op of those names and types\n");
+    return usage(argv0);
+  }
+  actk_isa before;
+  if (!start(opt, opt.csv ? "# actk_ratio --gated: " : "actk_ratio --gated: ", &before)) return 2;
+  const char *hash = opt.csv ? "# " : "";
+  std::printf("%sx = [rows][2d] (gate first, actk's packed layout), y = [rows][d], d = %zu; gate: "
+              "%s; up: N(0, 1) clipped to [-4, 4]; rounded once to the type\n",
+              hash, opt.d, input_description());
+  std::printf("%scolumns (ns per element of y, one thread, medians of interleaved repeats):\n"
+              "%s  acc fast   actk_<op>_packed_<type>, accurate and fast tiers\n"
+              "%s  act        actk_<act>_<type>_fast alone on each row's gate half (the "
+              "packed call's floor)\n"
+              "%s  actk_2p    the two-pass way with actk: actk_<act>_<type>_fast on each row's "
+              "gate half into scratch, then a multiply pass for the isa (16-bit: widened, "
+              "multiplied, rounded once)\n",
+              hash, hash, hash, hash);
+  std::vector<const gated_peer *> peers;
+  for (const gated_peer *p : gated_peers()) {
+    if (!listed(opt.peers, p->lib->name) && !listed(opt.peers, p->name)) continue;
+    if (!p->lib->runnable()) {
+      std::printf("%s  %-12s built, cannot run here: %s\n", hash, p->name, p->lib->runtime());
+      continue;
+    }
+    peers.push_back(p);
+    std::printf("%s  %-12s %s\n%s  %-12s   at run time: %s\n", hash, p->name, p->describes, hash,
+                "", p->lib->runtime());
+  }
+  if (gated_peers().empty())
+    std::printf("%s  (no gated peer built: ggml and torch not found)\n", hash);
+  std::printf("%s  copy       memcpy of y's bytes (the control)\n"
+              "%sratios: fast / ggml's fused GLU for this isa (the fastest of its forms; bar 1.0), "
+              "fast / the fastest two-pass way (bar 0.6); '!' = above the bar\n",
+              hash, hash);
+  if (opt.csv) {
+    std::printf("isa,n,rows,d,op,type,acc,fast,act,actk_2p");
+    for (const gated_peer *p : gated_peers()) std::printf(",%s", p->name);
+    std::printf(",copy,ggml_fused,two_pass,best_2pass,fast_over_ggml,fast_over_2pass,spread\n");
+  }
+  std::fflush(stdout);
+
+  const size_t sizes[2] = {65536, 4194304};
+  int tally[2][2][2] = {}; // [size][bar]: {above, rows}
+  int status = 0;
+  for (int si = 0; si < 2; si++) {
+    const size_t nrows = std::max<size_t>(1, sizes[si] / opt.d), d = opt.d, n = nrows * d;
+    const int calls = si == 0 ? opt.calls : opt.big_calls;
+    std::vector<float> gate(n), up(n);
+    fill_activations(gate.data(), n, 0x61636b746b5f78ULL);
+    fill_bias(up.data(), n, 0x61636b746b5f62ULL);
+    // buffers of f32 size, used at each type's element size
+    float *x = alloc_floats(2 * n), *y = alloc_floats(n), *scratch = alloc_floats(n);
+    std::vector<uint8_t> ref(n * 4);
+    std::vector<std::string> notes, floors_seen;
+    if (!opt.csv) {
+      std::printf("\nrows %zu x d %zu = %zu elements of y, %d interleaved repeats x %d calls, "
+                  "medians, ns/element (%s)\n",
+                  nrows, d, n, opt.repeats, calls,
+                  opt.thread_clock ? "thread CPU time" : "wall clock");
+      std::string head =
+          F("%-10s %-4s %6s %6s %6s %7s", "op", "type", "acc", "fast", "act", "actk_2p");
+      for (const gated_peer *p : peers)
+        head += F(" %*s", std::max(6, (int)std::strlen(p->name)), p->name);
+      head += F(" %6s %9s %9s %-12s %6s", "copy", "fast/ggml", "fast/2p", "best 2-pass", "spread");
+      std::printf("%s\n", head.c_str());
+    }
+    for (const grow &rw : rows) {
+      const int t = rw.type;
+      const size_t es = rw.e[0]->esize;
+      for (size_t r = 0; r < nrows; r++)
+        for (size_t j = 0; j < 2 * d; j++) {
+          const float v = j < d ? gate[r * d + j] : up[r * d + j - d];
+          const size_t i = r * 2 * d + j;
+          if (t == 0)
+            x[i] = v;
+          else
+            reinterpret_cast<uint16_t *>(x)[i] = t == 1 ? actk_f32_to_f16(v) : actk_f32_to_bf16(v);
+        }
+      const actk_op_info *act = actk_catalog_find(rw.e[1]->activation, "fast", rw.e[1]->type_name);
+      run_state st(rw.name, &notes);
+      std::vector<column> cols;
+      for (int k = 0; k < 2; k++) {
+        const actk_gated_info *g = rw.e[k];
+        run_state *sp = &st;
+        cols.emplace_back(column::ACTK, k ? "fast" : "acc", t, [=]() {
+          actk_status s = g->call_packed(nullptr, x, y, nrows, d);
+          if (s != ACTK_OK && sp->status == ACTK_OK) sp->status = s;
+          return s;
+        });
+      }
+      if (act) {
+        run_state *sp = &st;
+        cols.emplace_back(column::ENGINE, "actk_2p", t, [=]() {
+          actk_status s = ACTK_OK;
+          const char *xb = reinterpret_cast<const char *>(x);
+          char *sb = reinterpret_cast<char *>(scratch), *yb = reinterpret_cast<char *>(y);
+          for (size_t r = 0; r < nrows && s == ACTK_OK; r++)
+            s = actk_op_call(act, nullptr, xb + 2 * r * d * es, nullptr, 0, sb + r * d * es, d,
+                             0.0f);
+          for (size_t r = 0; r < nrows; r++)
+            gated_mul(t, sb + r * d * es, xb + (2 * r + 1) * d * es, yb + r * d * es, d);
+          if (s != ACTK_OK && sp->status == ACTK_OK) sp->status = s;
+          return s;
+        });
+      }
+      if (act) { // the activation alone on the gate halves: what the packed call cannot beat
+        run_state *sp = &st;
+        cols.emplace_back(column::ENGINE, "act", t, [=]() {
+          actk_status s = ACTK_OK;
+          const char *xb = reinterpret_cast<const char *>(x);
+          char *yb = reinterpret_cast<char *>(y);
+          for (size_t r = 0; r < nrows && s == ACTK_OK; r++)
+            s = actk_op_call(act, nullptr, xb + 2 * r * d * es, nullptr, 0, yb + r * d * es, d,
+                             0.0f);
+          if (s != ACTK_OK && sp->status == ACTK_OK) sp->status = s;
+          return s;
+        });
+      }
+      for (const gated_peer *p : peers) {
+        gated_fn k = gated_peer_kernel(p, rw.name, t);
+        if (!k) continue;
+        cols.emplace_back(
+            column::PEER, p->name, t,
+            [=]() {
+              k(x, y, scratch, nrows, d);
+              return ACTK_OK;
+            },
+            p, p->lib->error);
+        if (p->lib->fixed_cost) // one row of 16: its fixed cost per call
+          cols.emplace_back(column::FLOOR, std::string(p->name) + ".floor", t, [=]() {
+            k(x, y, scratch, 1, 16);
+            return ACTK_OK;
+          });
+      }
+      cols.emplace_back(column::COPY, "copy", t, [=]() {
+        std::memcpy(y, x, n * es);
+        return ACTK_OK;
+      });
+
+      // The checks, before any timing: every column's y against actk
+      // accurate's (the reference): actk fast within its tier's bound (f32:
+      // 2^-17 relative; 16-bit: 1 step of the type), the two-pass ways and the
+      // peers within 1e-4 absolute or 1e-3 relative (16-bit: or 2 steps of
+      // the type: a two-pass way rounds twice). A peer outside is "off", not
+      // timed; actk fast outside fails the run.
+      cols[0].call();
+      std::memcpy(ref.data(), y, n * es);
+      for (column &c : cols) {
+        if (c.kind == column::FLOOR) c.call(); // made and warm, not checked
+        if (c.kind == column::COPY || c.kind == column::FLOOR || &c == &cols[0] || c.name == "act")
+          continue;
+        std::memset(y, 0xff, n * es); // NaN in every type
+        c.call();
+        st.poll(c);
+        if (c.err) continue;
+        const bool fast = c.kind == column::ACTK;
+        double worst = 0;
+        size_t at = 0;
+        for (size_t i = 0; i < n; i++) {
+          const double r = elem(t, ref.data(), i), v = elem(t, y, i), dd = std::fabs(v - r);
+          double q;
+          if (std::isnan(r) || std::isnan(v))
+            q = std::isnan(r) && std::isnan(v) ? 0 : INFINITY;
+          else if (t != 0) {
+            const int steps = distance16(reinterpret_cast<const uint16_t *>(y)[i],
+                                         reinterpret_cast<const uint16_t *>(ref.data())[i], t == 2);
+            q = fast ? steps : std::min(steps / 2.0, dd / peer_tol(r));
+          } else
+            q = dd / (fast ? fast_tol(r) : peer_tol(r));
+          if (q > worst) worst = q, at = i;
+        }
+        if (worst <= 1.0) continue;
+        // a peer up to 8x over (ggml's GELU through its f16 table: about 2x)
+        // computed the op, less closely: timed, and said
+        const bool off = fast || worst > 8.0;
+        const size_t gi = at / d * 2 * d + at % d;
+        notes.push_back(F("%s %s %s: off by up to %.3g x its tolerance: at gate %.9g, up %.9g it "
+                          "gives %.9g, actk accurate %.9g%s",
+                          c.name.c_str(), rw.name, kTypeName[t], worst, (double)elem(t, x, gi),
+                          (double)elem(t, x, gi + d), (double)elem(t, y, at),
+                          (double)elem(t, ref.data(), at),
+                          fast  ? ""
+                          : off ? "; not timed"
+                                : " (within 8x: still timed)"));
+        if (fast)
+          st.fail("actk fast failed its check");
+        else
+          c.off = off;
+      }
+      if (!time_checked(cols, opt, calls, n, st, &floors_seen)) {
+        std::printf("%s%-10s %-4s actk failed: %s\n", hash, rw.name, kTypeName[t], st.why.c_str());
+        status = 1;
+        continue;
+      }
+      // the bars' denominators: ggml's fused GLU for this isa, the fastest two-pass way
+      const column *fused = nullptr, *two = find(cols, "actk_2p");
+      if (two && !two->usable()) two = nullptr;
+      for (const column &c : cols) {
+        if (c.kind != column::PEER || !c.usable()) continue;
+        const auto *p = static_cast<const gated_peer *>(c.peer);
+        if (!peer_for_isa(p, opt.isa)) continue;
+        const column *&best = p->two_pass ? two : fused;
+        if (!best || c.med() < best->med()) best = &c;
+      }
+      const double fast_t = med(cols, "fast");
+      const double rg = fused ? fast_t / fused->med() : NAN, r2 = two ? fast_t / two->med() : NAN;
+      const double spread = spread_of({find(cols, "fast"), fused, two});
+      for (int b = 0; b < 2; b++) {
+        const double rv = b ? r2 : rg;
+        if (std::isnan(rv)) continue;
+        tally[si][b][0] += !(rv <= (b ? 0.6 : 1.0));
+        tally[si][b][1]++;
+      }
+      if (opt.csv) {
+        std::string line =
+            F("%s,%zu,%zu,%zu,%s,%s", actk_isa_name(opt.isa), n, nrows, d, rw.name, kTypeName[t]);
+        auto cell = [&](const char *nm) {
+          const column *c = find(cols, nm);
+          return c && c->usable() ? F(",%.4f", c->med()) : std::string(",");
+        };
+        line += cell("acc") + cell("fast") + cell("act") + cell("actk_2p");
+        for (const gated_peer *p : gated_peers()) line += cell(p->name);
+        line += cell("copy");
+        line += fused ? F(",%.4f", fused->med()) : std::string(",");
+        line += two ? F(",%.4f,%s", two->med(), two->name.c_str()) : std::string(",,");
+        line += std::isnan(rg) ? std::string(",") : F(",%.3f", rg);
+        line += std::isnan(r2) ? std::string(",") : F(",%.3f", r2);
+        line += F(",%.3f", spread);
+        std::printf("%s\n", line.c_str());
+      } else {
+        std::string line = F("%-10s %-4s %6.3f %6.3f %6.3f", rw.name, kTypeName[t],
+                             med(cols, "acc"), fast_t, med(cols, "act"));
+        const column *c2 = find(cols, "actk_2p");
+        line += c2 && c2->usable() ? F(" %7.3f", c2->med()) : F(" %7s", c2 ? "off" : "-");
+        for (const gated_peer *p : peers)
+          line += peer_cell(cols, p, std::max(6, (int)std::strlen(p->name)));
+        line += F(" %6.3f", med(cols, "copy"));
+        line += std::isnan(rg) ? F(" %9s", "-") : F(" %8.2f%c", rg, rg <= 1.0 ? ' ' : '!');
+        line += std::isnan(r2) ? F(" %9s", "-") : F(" %8.2f%c", r2, r2 <= 0.6 ? ' ' : '!');
+        line += F(" %-12s %5.1f%%", two ? two->name.c_str() : "-", 100.0 * spread);
+        std::printf("%s\n", line.c_str());
+      }
+      std::fflush(stdout);
+    }
+    for (const std::string &s : notes) std::printf("%snote: %s\n", hash, s.c_str());
+    for (float *p : {x, y, scratch}) free_floats(p);
+  }
+  for (int si = 0; si < 2; si++)
+    std::printf("%sbars at %zu: fast/ggml <= 1.0: %d above of %d; fast/2p <= 0.6: %d above of %d\n",
+                hash, sizes[si], tally[si][0][0], tally[si][0][1], tally[si][1][0],
+                tally[si][1][1]);
   actk_isa_force(before);
   return status;
 }
@@ -953,6 +1340,16 @@ int main(int argc, char **argv) {
       opt.types = true;
     } else if (!std::strcmp(a, "--accuracy")) {
       opt.accuracy = true;
+    } else if (!std::strcmp(a, "--gated")) {
+      opt.gated = true;
+    } else if (!std::strcmp(a, "--csv")) {
+      opt.csv = true;
+    } else if (!std::strcmp(a, "--dtypes") && i + 1 < argc) {
+      opt.dtypes = split(argv[++i]);
+    } else if (!std::strcmp(a, "--d") && i + 1 < argc) {
+      int v;
+      if (!parse_int(argv[++i], &v)) return usage(argv[0]);
+      opt.d = (size_t)v;
     } else if (!std::strcmp(a, "--stride") && i + 1 < argc) {
       char *end;
       opt.stride = std::strtoull(argv[++i], &end, 0);
@@ -983,10 +1380,18 @@ int main(int argc, char **argv) {
       if (!parse_int(argv[++i], &opt.calls)) return usage(argv[0]);
     } else if (!std::strcmp(a, "--big-calls") && i + 1 < argc) {
       if (!parse_int(argv[++i], &opt.big_calls)) return usage(argv[0]);
+    } else if (!std::strcmp(a, "--csv-out") && i + 1 < argc) {
+      if (!(g_csv = std::fopen(argv[++i], "w"))) {
+        std::fprintf(stderr, "actk_ratio: cannot write %s\n", argv[i]);
+        return 2;
+      }
+      std::setvbuf(g_csv, nullptr, _IOLBF, 0); // whole lines, whatever ends the run
     } else {
       return usage(argv[0]);
     }
   }
+  if (opt.csv && !opt.gated) return usage(argv[0]); // only --gated writes CSV
+  if (opt.gated) return gated_main(opt, argv[0]);
   if (opt.accuracy) return accuracy_main(opt, argv[0]);
   return opt.types ? types_main(opt) : f32_main(opt, argv[0]);
 }

@@ -28,10 +28,12 @@
 // ops on F16 and BF16 tensors of the native build (ggml's own 16-bit paths).
 #include "bench_ops.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <dlfcn.h>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <ggml-cpu.h>
@@ -46,6 +48,11 @@ struct lib {
   // ggml's public functions used, typed from its own declarations (dlsym)
   decltype(&::ggml_init) ggml_init = nullptr;
   decltype(&::ggml_new_tensor_1d) ggml_new_tensor_1d = nullptr;
+  decltype(&::ggml_new_tensor_2d) ggml_new_tensor_2d = nullptr;
+  decltype(&::ggml_view_2d) ggml_view_2d = nullptr;
+  decltype(&::ggml_glu) ggml_glu = nullptr;
+  decltype(&::ggml_glu_split) ggml_glu_split = nullptr;
+  decltype(&::ggml_mul) ggml_mul = nullptr;
   decltype(&::ggml_new_graph) ggml_new_graph = nullptr;
   decltype(&::ggml_build_forward_expand) ggml_build_forward_expand = nullptr;
   decltype(&::ggml_graph_plan) ggml_graph_plan = nullptr;
@@ -114,6 +121,9 @@ bool load(lib &l) {
   const bool all =
       sym(h, "ggml_init", l.ggml_init, l) &&
       sym(h, "ggml_new_tensor_1d", l.ggml_new_tensor_1d, l) &&
+      sym(h, "ggml_new_tensor_2d", l.ggml_new_tensor_2d, l) &&
+      sym(h, "ggml_view_2d", l.ggml_view_2d, l) && sym(h, "ggml_glu", l.ggml_glu, l) &&
+      sym(h, "ggml_glu_split", l.ggml_glu_split, l) && sym(h, "ggml_mul", l.ggml_mul, l) &&
       sym(h, "ggml_new_graph", l.ggml_new_graph, l) &&
       sym(h, "ggml_build_forward_expand", l.ggml_build_forward_expand, l) &&
       sym(h, "ggml_graph_plan", l.ggml_graph_plan, l) &&
@@ -151,6 +161,17 @@ lib &get(lib &l) {
   return l;
 }
 
+// The graph that computes out, and its plan for one thread (its work buffer in work).
+ggml_cgraph *plan(const lib &l, ggml_context *ctx, ggml_tensor *out, ggml_cplan *p,
+                  std::vector<uint8_t> *work) {
+  ggml_cgraph *g = l.ggml_new_graph(ctx);
+  l.ggml_build_forward_expand(g, out);
+  *p = l.ggml_graph_plan(g, 1, l.pool);
+  work->resize(p->work_size + 64);
+  p->work_data = p->work_size ? work->data() : nullptr;
+  return g;
+}
+
 struct graph {
   const lib *l;
   int op;
@@ -174,11 +195,7 @@ graph *find(lib &l, int op, ggml_type type, size_t n) {
   auto *g = new graph{&l, op, type, n, ctx, nullptr, nullptr, nullptr, {}, {}};
   g->x = l.ggml_new_tensor_1d(ctx, type, (int64_t)n);
   g->y = (l.*kOps[op].fn)(ctx, g->x);
-  g->g = l.ggml_new_graph(ctx);
-  l.ggml_build_forward_expand(g->g, g->y);
-  g->plan = l.ggml_graph_plan(g->g, 1, l.pool);
-  g->work.resize(g->plan.work_size + 64);
-  g->plan.work_data = g->plan.work_size ? g->work.data() : nullptr;
+  g->g = plan(l, ctx, g->y, &g->plan, &g->work);
   g_graphs.push_back(g);
   return g;
 }
@@ -217,6 +234,109 @@ const std::vector<named_kernel16> f16_table = kernel_table<named_kernel16>(
     kOps, [](auto i) -> kernel16_fn { return k_f16<decltype(i)::value>; });
 const std::vector<named_kernel16> bf16_table = kernel_table<named_kernel16>(
     kOps, [](auto i) -> kernel16_fn { return k_bf16<decltype(i)::value>; });
+
+// ---- the gated ops (bench_ops.h's gated_peer) ----
+//
+// actk's gated op -> ggml's GLU op and the unary op of its two-pass form.
+// ggml's GLU applies the activation to each row's first half unless swapped
+// (ggml's header calls the other half the gate), so swapped = false is actk's
+// packed layout. ggml_geglu is the tanh form (GELU through its f16 table, as
+// ggml_gelu), ggml_geglu_erf the erf form; ggml_geglu_quick (QuickGELU) has
+// no actk twin.
+struct gated_def {
+  const char *name;
+  ggml_glu_op glu;
+  int act; // kOps index of the activation
+};
+const gated_def kGated[] = {
+    {"swiglu", GGML_GLU_OP_SWIGLU, 2},
+    {"geglu", GGML_GLU_OP_GEGLU_ERF, 4},
+    {"geglu_tanh", GGML_GLU_OP_GEGLU, 5},
+};
+
+// FUSED: ggml_glu on x = [rows][2d] (its packed form); SPLIT: ggml_glu_split
+// on the two halves as [rows][d] views of x; TWO_PASS: the unary op on the
+// gate view into a scratch tensor, then ggml_mul of it and the up view.
+enum gated_form { FUSED, SPLIT, TWO_PASS };
+
+struct gated_graph {
+  const lib *l;
+  int op;
+  gated_form form;
+  ggml_type type;
+  size_t rows, d;
+  ggml_context *ctx;
+  ggml_tensor *x, *g, *u, *a, *y;
+  ggml_cgraph *gr;
+  ggml_cplan plan;
+  std::vector<uint8_t> work;
+};
+std::vector<gated_graph *> g_gated;
+
+gated_graph *find_gated(lib &l, int op, gated_form form, ggml_type type, size_t rows, size_t d) {
+  for (gated_graph *g : g_gated)
+    if (g->l == &l && g->op == op && g->form == form && g->type == type && g->rows == rows &&
+        g->d == d)
+      return g;
+  ggml_init_params ip = {1 << 20, nullptr, true};
+  ggml_context *ctx = l.ggml_init(ip);
+  if (!ctx) return nullptr;
+  auto *g = new gated_graph{&l,      op,      form,    type,    rows,    d,  ctx, nullptr,
+                            nullptr, nullptr, nullptr, nullptr, nullptr, {}, {}};
+  g->x = l.ggml_new_tensor_2d(ctx, type, (int64_t)(2 * d), (int64_t)rows);
+  g->g = l.ggml_view_2d(ctx, g->x, (int64_t)d, (int64_t)rows, g->x->nb[1], 0);
+  g->u = l.ggml_view_2d(ctx, g->x, (int64_t)d, (int64_t)rows, g->x->nb[1], d * g->x->nb[0]);
+  const gated_def &def = kGated[op];
+  if (form == FUSED)
+    g->y = l.ggml_glu(ctx, g->x, def.glu, false);
+  else if (form == SPLIT)
+    g->y = l.ggml_glu_split(ctx, g->g, g->u, def.glu);
+  else
+    g->a = (l.*kOps[def.act].fn)(ctx, g->g), g->y = l.ggml_mul(ctx, g->a, g->u);
+  g->gr = plan(l, ctx, g->y, &g->plan, &g->work);
+  g_gated.push_back(g);
+  return g;
+}
+
+// The tensors were made without data (no_alloc): each call points them, the
+// views included (ggml computes on tensor->data), at the caller's buffers.
+void run_gated(lib &l0, int op, gated_form form, int type, const void *x, void *y, void *scratch,
+               size_t rows, size_t d) {
+  static const ggml_type kType[3] = {GGML_TYPE_F32, GGML_TYPE_F16, GGML_TYPE_BF16};
+  lib &l = get(l0);
+  gated_graph *g = l.ok ? find_gated(l, op, form, kType[type], rows, d) : nullptr;
+  if (g) {
+    char *xb = static_cast<char *>(const_cast<void *>(x));
+    g->x->data = xb;
+    g->g->data = xb;
+    g->u->data = xb + d * g->x->nb[0];
+    if (g->a) g->a->data = scratch;
+    g->y->data = y;
+    if (l.ggml_graph_compute(g->gr, &g->plan) == GGML_STATUS_SUCCESS) return;
+  }
+  g_error.set(l.ok ? "ggml: a gated graph failed" : "ggml: not loaded");
+  const size_t n = rows * d;
+  if (type == 0)
+    std::fill_n(static_cast<float *>(y), n, NAN);
+  else
+    std::fill_n(static_cast<uint16_t *>(y), n, type == 1 ? 0x7e00 : 0x7fc0);
+}
+
+template <lib *L, gated_form Form, int Op, int Type>
+void kg(const void *x, void *y, void *scratch, size_t rows, size_t d) {
+  run_gated(*L, Op, Form, Type, x, y, scratch, rows, d);
+}
+
+// every op in every type: [op][type]
+template <lib *L, gated_form Form, size_t... I>
+std::vector<gated_kernel> gated_table(std::index_sequence<I...>) {
+  return {
+      gated_kernel{kGated[I / 3].name, (int)(I % 3), kg<L, Form, (int)(I / 3), (int)(I % 3)>}...};
+}
+template <lib *L, gated_form Form>
+std::vector<gated_kernel> gated_table() {
+  return gated_table<L, Form>(std::make_index_sequence<3 * std::size(kGated)>());
+}
 
 bool native_ok() { return get(g_native).ok; }
 bool avx2_ok() { return get(g_avx2).ok; }
@@ -276,5 +396,39 @@ const baseline16 ggml_bf16_baseline = {"ggml_bf16",
                                        native_runtime,
                                        ggml_error,
                                        true};
+
+namespace {
+// one of ggml's gated columns: a form, on the native or the AVX2 build
+gated_peer ggml_peer(const char *name, gated_form form, bool avx2, const char *describes) {
+  auto table = [form](auto l) {
+    constexpr lib *L = decltype(l)::value;
+    return form == FUSED   ? gated_table<L, FUSED>()
+           : form == SPLIT ? gated_table<L, SPLIT>()
+                           : gated_table<L, TWO_PASS>();
+  };
+  return {name,
+          avx2 ? &ggml_avx2_baseline : &ggml_baseline,
+          form == TWO_PASS,
+          avx2 ? "avx2" : "avx512",
+          describes,
+          avx2 ? table(std::integral_constant<lib *, &g_avx2>())
+               : table(std::integral_constant<lib *, &g_native>())};
+}
+} // namespace
+
+const gated_peer ggml_gated_peer =
+    ggml_peer("ggml", FUSED, false,
+              "ggml (native) fused GLU on x = [rows][2d] (ggml_glu, not swapped: the gate first)");
+const gated_peer ggml_avx2_gated_peer =
+    ggml_peer("ggml_avx2", FUSED, true, "the same, ggml's AVX2 build");
+const gated_peer ggml_split_gated_peer =
+    ggml_peer("ggml_split", SPLIT, false,
+              "ggml (native) fused GLU on the two halves as views of x (ggml_glu_split)");
+const gated_peer ggml_2p_gated_peer =
+    ggml_peer("ggml_2p", TWO_PASS, false,
+              "ggml (native) two-pass: the unary op on the gate view into scratch, then "
+              "ggml_mul by the up view, one graph");
+const gated_peer ggml_avx2_2p_gated_peer =
+    ggml_peer("ggml_avx2_2p", TWO_PASS, true, "the same two-pass graph, ggml's AVX2 build");
 
 } // namespace actkb

@@ -15,11 +15,18 @@
 //
 // torch_bf16, torch_f16 (bench_ops.h's baseline16, actk_ratio --types): the
 // same ops on kBFloat16 and kHalf tensors (ATen's own 16-bit paths).
+//
+// torch_2p (bench_ops.h's gated_peer, actk_ratio --gated): the gated ops the
+// way an engine on ATen runs them (ATen has no fused GLU of an activation and
+// a product on the CPU): silu_out, gelu_out "none" or "tanh" on the gate half
+// (a strided view of x) into a scratch tensor, then mul_out by the up half.
 #include "bench_ops.h"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <ATen/ATen.h>
@@ -94,6 +101,42 @@ const std::vector<named_kernel16> bf16_table = kernel_table<named_kernel16>(
 const std::vector<named_kernel16> f16_table = kernel_table<named_kernel16>(
     kOps, [](auto i) -> kernel16_fn { return k_f16<decltype(i)::value>; });
 
+// ---- the gated ops' two-pass way (bench_ops.h's gated_peer) ----
+// ATen has no gated CPU kernel: an engine on ATen runs the activation on the
+// gate half (a strided view of x) into a scratch tensor, then mul_out by the
+// up half. [actk's gated op] -> the kOps index of its activation.
+struct gated_def {
+  const char *name;
+  int act;
+};
+const gated_def kGated[] = {{"swiglu", 3}, {"geglu", 4}, {"geglu_tanh", 5}};
+
+template <int Op, int Type>
+void kg(const void *x, void *y, void *scratch, size_t rows, size_t d) {
+  static const at::ScalarType kType[3] = {at::kFloat, at::kHalf, at::kBFloat16};
+  try {
+    if (!init()) throw std::runtime_error("could not set ATen to one thread");
+    auto opts = at::TensorOptions().dtype(kType[Type]).device(at::kCPU);
+    const int64_t r = (int64_t)rows, dd = (int64_t)d;
+    const at::Tensor xt = at::from_blob(const_cast<void *>(x), {r, 2 * dd}, opts);
+    at::Tensor at_ = at::from_blob(scratch, {r, dd}, opts), yt = at::from_blob(y, {r, dd}, opts);
+    kOps[kGated[Op].act].fn(at_, xt.narrow(1, 0, dd));
+    at::mul_out(yt, at_, xt.narrow(1, dd, dd));
+    return;
+  } catch (const std::exception &e) {
+    g_error.set(std::string("torch ") + kGated[Op].name + " two-pass: " + e.what());
+  }
+  const size_t n = rows * d;
+  if (Type == 0)
+    std::fill_n(static_cast<float *>(y), n, NAN);
+  else
+    std::fill_n(static_cast<uint16_t *>(y), n, Type == 1 ? 0x7e00 : 0x7fc0);
+}
+template <size_t... I>
+std::vector<gated_kernel> gated_table(std::index_sequence<I...>) {
+  return {gated_kernel{kGated[I / 3].name, (int)(I % 3), kg<(int)(I / 3), (int)(I % 3)>}...};
+}
+
 bool runnable() { return init(); }
 const char *runtime() {
   static std::string r;
@@ -134,5 +177,14 @@ const baseline16 torch_f16_baseline = {"torch_f16",
                                        runtime,
                                        error,
                                        true};
+
+const gated_peer torch_2p_gated_peer = {
+    "torch_2p",
+    &torch_baseline,
+    true,
+    nullptr,
+    "ATen two-pass: silu_out / gelu_out on the gate half (a strided view of x) into scratch, "
+    "then mul_out by the up half",
+    gated_table(std::make_index_sequence<3 * std::size(kGated)>())};
 
 } // namespace actkb

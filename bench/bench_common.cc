@@ -118,6 +118,33 @@ ACTK_BENCH_PASS(widen_bf16, uint16_t, float)
 ACTK_BENCH_PASS(narrow_bf16, float, uint16_t)
 #undef ACTK_BENCH_PASS
 
+void mul16_scalar(bool bf16, const uint16_t *a, const uint16_t *u, uint16_t *y, size_t n) {
+  auto from = bf16 ? actk_bf16_to_f32 : actk_f16_to_f32;
+  auto to = bf16 ? actk_f32_to_bf16 : actk_f32_to_f16;
+  for (size_t i = 0; i < n; i++) y[i] = to(from(a[i]) * from(u[i]));
+}
+
+void gated_mul(int type, const void *a, const void *u, void *y, size_t n) {
+  const auto *a32 = static_cast<const float *>(a), *u32 = static_cast<const float *>(u);
+  const auto *a16 = static_cast<const uint16_t *>(a), *u16 = static_cast<const uint16_t *>(u);
+  const bool bf16 = type == 2;
+#if defined(ACTK_BENCH_HAVE_ENGINE16_X86)
+  const actk_isa isa = actk_isa_active();
+  if (isa == ACTK_ISA_AVX512 || isa == ACTK_ISA_AVX2) {
+    const bool z = isa == ACTK_ISA_AVX512;
+    if (type == 0)
+      (z ? mul_f32_avx512 : mul_f32_avx2)(a32, u32, static_cast<float *>(y), n);
+    else
+      (z ? mul16_avx512 : mul16_avx2)(bf16, a16, u16, static_cast<uint16_t *>(y), n);
+    return;
+  }
+#endif
+  if (type == 0)
+    for (size_t i = 0; i < n; i++) static_cast<float *>(y)[i] = a32[i] * u32[i];
+  else
+    mul16_scalar(bf16, a16, u16, static_cast<uint16_t *>(y), n);
+}
+
 const std::vector<const baseline16 *> &baselines16() {
   static const std::vector<const baseline16 *> v = {
 #if defined(ACTK_BENCH_HAVE_ONEDNN)
@@ -140,6 +167,28 @@ kernel16_fn baseline16_kernel(const baseline16 *b, const char *op) {
   if (!b) return nullptr;
   for (size_t i = 0; i < b->count; i++)
     if (!std::strcmp(b->kernels[i].op, op)) return b->kernels[i].fn;
+  return nullptr;
+}
+
+const std::vector<const gated_peer *> &gated_peers() {
+  static const std::vector<const gated_peer *> v = {
+#if defined(ACTK_BENCH_HAVE_GGML)
+    &ggml_gated_peer,
+    &ggml_avx2_gated_peer,
+    &ggml_split_gated_peer,
+    &ggml_2p_gated_peer,
+    &ggml_avx2_2p_gated_peer,
+#endif
+#if defined(ACTK_BENCH_HAVE_TORCH)
+    &torch_2p_gated_peer,
+#endif
+  };
+  return v;
+}
+
+gated_fn gated_peer_kernel(const gated_peer *p, const char *op, int type) {
+  for (const gated_kernel &k : p->kernels)
+    if (!std::strcmp(k.op, op) && k.type == type) return k.fn;
   return nullptr;
 }
 

@@ -129,6 +129,16 @@ void widen_f16_avx512(const uint16_t *x, float *y, size_t n);
 void narrow_f16_avx512(const float *x, uint16_t *y, size_t n);
 void widen_bf16_avx512(const uint16_t *x, float *y, size_t n);
 void narrow_bf16_avx512(const float *x, uint16_t *y, size_t n);
+// The multiply pass of the gated ops' two-pass way (actk_ratio --gated's
+// actk_2p), for the active ISA as the passes above: y = a * u in type (0 f32,
+// 1 f16, 2 bf16); 16-bit: widened, multiplied in f32 and rounded once, as the
+// conversions above do, in one pass.
+void gated_mul(int type, const void *a, const void *u, void *y, size_t n);
+void mul_f32_avx2(const float *a, const float *u, float *y, size_t n);
+void mul_f32_avx512(const float *a, const float *u, float *y, size_t n);
+void mul16_scalar(bool bf16, const uint16_t *a, const uint16_t *u, uint16_t *y, size_t n);
+void mul16_avx2(bool bf16, const uint16_t *a, const uint16_t *u, uint16_t *y, size_t n);
+void mul16_avx512(bool bf16, const uint16_t *a, const uint16_t *u, uint16_t *y, size_t n);
 
 // A 16-bit baseline (oneDNN's bf16 and f16 eltwise): kernels over 16-bit
 // patterns of one type, with the bias kernels' shape. Fields as baseline's;
@@ -156,6 +166,33 @@ extern const baseline16 onednn_bf16_baseline, onednn_f16_baseline, ggml_f16_base
 // The 16-bit baselines built (runnable here or not), in a fixed order.
 const std::vector<const baseline16 *> &baselines16();
 kernel16_fn baseline16_kernel(const baseline16 *b, const char *op);
+
+// ---- the gated ops (actk_ratio --gated) ----
+
+// A peer's way to a gated op, y = act(gate) * up, over actk's packed layout: x
+// = [rows][2d] with the gate in each row's first d elements, y = [rows][d],
+// elements of one type; scratch holds rows * d elements (a two-pass form's
+// activations). A failing call fills y with the type's NaN and sets error().
+using gated_fn = void (*)(const void *x, void *y, void *scratch, size_t rows, size_t d);
+struct gated_kernel {
+  const char *op; // actk's gated op it computes: "swiglu", "geglu", "geglu_tanh"
+  int type;       // 0 f32, 1 f16, 2 bf16
+  gated_fn fn;
+};
+struct gated_peer {
+  const char *name;    // column header: "ggml", "ggml_split", "ggml_2p", "torch_2p"
+  const baseline *lib; // the library's f32 baseline: its runnable(), runtime(), error()
+                       // and fixed_cost (the floor: one row of 16)
+  bool two_pass;       // the activation into scratch, then a multiply: "the two-pass way"
+  const char *isa;     // the actk --isa it is the peer of ("avx2"); nullptr: every isa
+  const char *describes;
+  std::vector<gated_kernel> kernels;
+};
+extern const gated_peer ggml_gated_peer, ggml_avx2_gated_peer, ggml_split_gated_peer,
+    ggml_2p_gated_peer, ggml_avx2_2p_gated_peer, torch_2p_gated_peer;
+// The gated peers built (runnable here or not), in a fixed order.
+const std::vector<const gated_peer *> &gated_peers();
+gated_fn gated_peer_kernel(const gated_peer *p, const char *op, int type);
 
 // ---- what the peers' files share ----
 

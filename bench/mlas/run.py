@@ -28,6 +28,10 @@ input in and the output out). Columns, ns per element:
              formula: max |d| / max(1e-4, 1e-3 |ref|), worst of the three;
              a column over 1 is named and the run exits 1 (the kernel under
              test did not compute the op)
+--csv-out PATH also writes the medians for bench/goals.py: '#' lines (versions,
+the session options), then one cell a line, mlas,isa,n,op,column,value, the
+columns above by name (mlas, -identity as mlas_net, acc, fast, spread, check;
+ns/element, spread a fraction).
 Inside a chain the nodes after the first see the previous node's output, not
 x: values drift towards the op's fixed points; the kernels are branch-free over
 those ranges. Input: x ~ N(0, 3) clipped to [-12, 12] (fixed seed).
@@ -157,19 +161,31 @@ def main():
     ap.add_argument("--isa", default=None, help="actk's arm (default: the best)")
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     ap.add_argument("--actk-lib", default=os.environ.get("ACTK_LIBRARY", os.path.join(root, "build", "libactk.so")))
+    ap.add_argument("--csv-out", default=None, metavar="PATH", help="also write the medians to PATH (bench/goals.py reads it)")
     a = ap.parse_args()
     ops = [o for o in a.ops.split(",") if o]
-    for o in ops:
-        if o not in OPS:
-            ap.error("unknown op '%s' (ops: %s)" % (o, ", ".join(OPS)))
+    # an actk op with no ONNX node here (peers.sh passes actk_ratio's --ops on)
+    # is said and skipped; nothing left is an error
+    skipped = [o for o in ops if o not in OPS]
+    ops = [o for o in ops if o in OPS]
+    if skipped:
+        print("no ONNX Runtime node here for: %s (ops: %s)" % (", ".join(skipped), ", ".join(OPS)))
+    if not ops:
+        ap.error("none of the ops has an ONNX Runtime node here")
     repeats, calls, big = (7, 5, 1) if a.quick else (15, 20, 3)
     actk = Actk(a.actk_lib, a.isa)
     rng = np.random.default_rng(0x61636B746B5F78)
     bias = np.clip(rng.normal(0, 1, WIDTH), -4, 4).astype(np.float32)
-    print("onnxruntime %s (PyPI), onnx %s, numpy %s, Python %s; actk %s on %s"
-          % (ort.__version__, onnx.__version__, np.__version__, sys.version.split()[0], actk.path, actk.isa))
-    print("sessions: CPU EP, intra_op_num_threads 1, inter_op_num_threads 1, sequential, graph "
-          "optimizations off; mlas per node = (32-chain - 1-chain) / 31; actk: pool NULL")
+    csv = open(a.csv_out, "w") if a.csv_out else None
+    head = ("onnxruntime %s (PyPI), onnx %s, numpy %s, Python %s; actk %s on %s"
+            % (ort.__version__, onnx.__version__, np.__version__, sys.version.split()[0], actk.path, actk.isa),
+            "sessions: CPU EP, intra_op_num_threads 1, inter_op_num_threads 1, sequential, graph "
+            "optimizations off; mlas per node = (32-chain - 1-chain) / 31; actk: pool NULL; "
+            "%d repeats, %d runs (64 Ki), %d (4 Mi)" % (repeats, calls, big))
+    for line in head:
+        print(line)
+        if csv:
+            csv.write("# %s\n" % line)
     bad = []
     for n, c in ((65536, calls), (4194304, big)):
         x = np.clip(rng.normal(0, 3, n), -12, 12).astype(np.float32)
@@ -219,6 +235,14 @@ def main():
                 "-" if math.isnan(fast) else "%.2f" % (fast / node), 100 * (q32[2] - q32[0]) / q32[1],
                 max(worst.values())))
             bad += ["%s %s at n = %d" % (col, op, n) for col, q in worst.items() if q > 1]
+            if csv:
+                cells = {"mlas": node, "mlas_net": node - identity, "acc": acc, "fast": fast,
+                         "spread": (q32[2] - q32[0]) / q32[1], "check": max(worst.values())}
+                for col, val in cells.items():
+                    if not math.isnan(val):
+                        csv.write("mlas,%s,%d,%s,%s,%.4f\n" % (actk.isa, n, op, col, val))
+    if csv:
+        csv.close()
     if bad:
         print("\noff (check > 1: a kernel did not compute its op): " + ", ".join(bad))
         return 1

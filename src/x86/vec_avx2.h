@@ -135,8 +135,15 @@ static inline void vi_store_first_u16(uint16_t *p, size_t k, vi a) {
  * the bits shifted, and round to nearest even done on the integer bits. AVX2
  * has no 16-bit masked loads or stores: tails go through a zeroed vector's
  * worth of stack (the same arithmetic, nothing read or written past k). */
+/* the widened f16 hidden from clang's compare-of-halves rewrite (vec_avx512.h says why) */
+static inline vf vf_opaque_widened(vf a) {
+#if defined(__clang__)
+  __asm__("" : "+v"(a));
+#endif
+  return a;
+}
 static inline vf vf_load_f16(const uint16_t *p) {
-  return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)p));
+  return vf_opaque_widened(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)p)));
 }
 static inline void vf_store_f16(uint16_t *p, vf a) {
   _mm_storeu_si128((__m128i *)(void *)p,
