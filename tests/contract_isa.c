@@ -51,6 +51,10 @@ void CONTRACT_NAME(_lookup8)(const float t[8], const int32_t *k, float *y, size_
   for (size_t i = 0; i < n; i += VLEN)
     vf_store_f32(y + i, vf_lookup8(t, vf_bits(vf_load_f32((const float *)(const void *)(k + i)))));
 }
+void CONTRACT_NAME(_lookup16)(const float t[16], const int32_t *k, float *y, size_t n) {
+  for (size_t i = 0; i < n; i += VLEN)
+    vf_store_f32(y + i, vf_lookup16(t, vf_bits(vf_load_f32((const float *)(const void *)(k + i)))));
+}
 /* a 2^n through both forms, n integer-valued in [-126, 127] */
 void CONTRACT_NAME(_ldexp)(const float *a, const float *n, float *y, float *y_exact, size_t len) {
   for (size_t i = 0; i < len; i += VLEN) {

@@ -6,6 +6,7 @@
  *   vf_select_sign    the sign bit, NaNs and -0 included
  *   vm_all/vm_any     every lane pattern of a vector
  *   vf_lookup8        t[k & 7], k negative and past 7 too
+ *   vf_lookup16       t[k & 15], k negative and past 15 too
  *   tails             vf_load_first_f32 / vi_load_first_u16 with the k
  *                     elements at the end of a page followed by an
  *                     inaccessible one (a read past k faults), the other
@@ -36,6 +37,7 @@
   void contract_##isa##_select_sign(const float *, const float *, const float *, float *, size_t); \
   void contract_##isa##_all_any(const float *, int *, int *, size_t);                              \
   void contract_##isa##_lookup8(const float *, const int32_t *, float *, size_t);                  \
+  void contract_##isa##_lookup16(const float *, const int32_t *, float *, size_t);                 \
   void contract_##isa##_ldexp(const float *, const float *, float *, float *, size_t);             \
   void contract_##isa##_load_first(const float *, size_t, float *);                                \
   void contract_##isa##_store_first(float *, size_t, const float *);                               \
@@ -60,6 +62,7 @@ typedef struct {
   void (*select_sign)(const float *, const float *, const float *, float *, size_t);
   void (*all_any)(const float *, int *, int *, size_t);
   void (*lookup8)(const float *, const int32_t *, float *, size_t);
+  void (*lookup16)(const float *, const int32_t *, float *, size_t);
   void (*ldexp)(const float *, const float *, float *, float *, size_t);
   void (*load_first)(const float *, size_t, float *);
   void (*store_first)(float *, size_t, const float *);
@@ -71,9 +74,9 @@ typedef struct {
   {                                                                                                \
 #isa, ISA, contract_##isa##_vlen, contract_##isa##_max, contract_##isa##_min,                  \
         contract_##isa##_trunc, contract_##isa##_select_sign, contract_##isa##_all_any,            \
-        contract_##isa##_lookup8, contract_##isa##_ldexp, contract_##isa##_load_first,             \
-        contract_##isa##_store_first, contract_##isa##_load_first_u16,                             \
-        contract_##isa##_store_first_u16                                                           \
+        contract_##isa##_lookup8, contract_##isa##_lookup16, contract_##isa##_ldexp,               \
+        contract_##isa##_load_first, contract_##isa##_store_first,                                 \
+        contract_##isa##_load_first_u16, contract_##isa##_store_first_u16                          \
   }
 static const impl g_impls[] = {
     CONTRACT_IMPL(scalar, ACTK_ISA_SCALAR),
@@ -174,6 +177,15 @@ static void check_arith(const impl *m) {
   for (int i = 0; i < 64; i++)
     CHECK(l[i] == tab[k[i] & 7], "%s vf_lookup8(k = %d) = %g, the contract t[%d] = %g", m->name,
           k[i], (double)l[i], k[i] & 7, (double)tab[k[i] & 7]);
+  /* lookup16: k from -40 to 39 */
+  static const float tab16[16] = {20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
+  static int32_t k16[80];
+  static float l16[80];
+  for (int i = 0; i < 80; i++) k16[i] = i - 40;
+  m->lookup16(tab16, k16, l16, 80);
+  for (int i = 0; i < 80; i++)
+    CHECK(l16[i] == tab16[k16[i] & 15], "%s vf_lookup16(k = %d) = %g, the contract t[%d] = %g",
+          m->name, k16[i], (double)l16[i], k16[i] & 15, (double)tab16[k16[i] & 15]);
 }
 
 /* vf_ldexp: a 2^n rounded once as a multiply by the float 2^n rounds it, the

@@ -121,6 +121,19 @@ static inline vf vf_lookup8(const float t[8], vi k) {
   w = vaddq_u32(vmulq_n_u32(w, 0x01010101u), vdupq_n_u32(0x03020100u));
   return vreinterpretq_f32_u8(vqtbl2q_u8(tab, vreinterpretq_u8_u32(w)));
 }
+/* t[k & 15]: as vf_lookup8, into the 64-byte table of four registers */
+static inline vf vf_lookup16(const float t[16], vi k) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint8x16x4_t tab = vld1q_u8_x4((const uint8_t *)(const void *)t);
+#else
+  uint8x16x4_t tab = {{vreinterpretq_u8_f32(vld1q_f32(t)), vreinterpretq_u8_f32(vld1q_f32(t + 4)),
+                       vreinterpretq_u8_f32(vld1q_f32(t + 8)),
+                       vreinterpretq_u8_f32(vld1q_f32(t + 12))}};
+#endif
+  uint32x4_t w = vshlq_n_u32(vandq_u32(vreinterpretq_u32_s32(k), vdupq_n_u32(15)), 2);
+  w = vaddq_u32(vmulq_n_u32(w, 0x01010101u), vdupq_n_u32(0x03020100u));
+  return vreinterpretq_f32_u8(vqtbl4q_u8(tab, vreinterpretq_u8_u32(w)));
+}
 
 /* t = n + ACTK_ROUND_MAGIC holds n in its low mantissa bits: shifted up, they
  * are n added to c's exponent; a 2^n: a times the float 2^n, rounded once. */

@@ -2,13 +2,14 @@
 #ifndef ACTK_MATH_COEFFS_FAST_H
 #define ACTK_MATH_COEFFS_FAST_H
 
-/* e^r ~ 1 + r (C1 + r (C2 + ... + r C5)) on [0, ln2] (sigmoid, floor reduction): relative error
- * 2^-22.2, -1.69 ulp below e^r at ln2 */
-#define ACTK_FEXP_C1 0x1.000062p+0f
-#define ACTK_FEXP_C2 0x1.ffdde2p-2f
-#define ACTK_FEXP_C3 0x1.5728dep-3f
-#define ACTK_FEXP_C4 0x1.3ff32cp-5f
-#define ACTK_FEXP_C5 0x1.7e80fep-7f
+/* e^r ~ 1 + r (C1 + r C2) on [0, ln2/16] (sigmoid, floor reduction): relative error 2^-20.9, 4.38
+ * ulp below e^r at ln2/16; actk_fexpt_tab[j]: 2^(j/16) as float bits, less j << 19 (exp_fast.h) */
+#define ACTK_FEXPT_C1 0x1.ffee24p-1f
+#define ACTK_FEXPT_C2 0x1.0533cp-1f
+static const float actk_fexpt_tab[16] = {
+    0x1p+0f,        0x1.fb5586p-1f, 0x1.f72b84p-1f, 0x1.f387a6p-1f, 0x1.f06fep-1f,  0x1.edea64p-1f,
+    0x1.ebfdaep-1f, 0x1.eab07ep-1f, 0x1.ea09e6p-1f, 0x1.ea1148p-1f, 0x1.eace54p-1f, 0x1.ec4918p-1f,
+    0x1.ee89fap-1f, 0x1.f199bep-1f, 0x1.f5818ep-1f, 0x1.fa4afap-1f};
 /* e^-q ~ 1 + q (C1 + q (C2 + ... + q C5)) on |q| <= ln2/2 (silu, swish, quick_gelu, round to
  * nearest): relative error 2^-23.4 */
 #define ACTK_FEXPR_C1 (-0x1.fffff6p-1f)
@@ -53,8 +54,8 @@ static const float actk_erf_fast_w4[8] = {0x1.b2afdp-9f,    0x1.686ea6p-12f, -0x
                                           -0x1.fc612ap-12f, 0x1.a31fap-12f,  0x1.934552p-13f,
                                           0x1.137bcep-15f,  -0x1.e0ca38p-12f};
 /* gelu: K(t)/t = Q(t) e^(t^2/2) ~ P(t)/R(t) on [0, 9], P = P0 + ... + P3 t^3, R = 1 + R1 t + ... +
- * R4 t^4: relative error 2^-22.2 (float coefficients); e^(-v/2) ~ 1 + v (C1 + ... + v C5) on |v| <=
- * ln2: relative error 2^-23.4 */
+ * R4 t^4: relative error 2^-22.2 (float coefficients); e^(-v/2) ~ 1 + v (C1 + v C2) on |v| <=
+ * ln2/16: relative error 2^-21.1 */
 #define ACTK_GELU_FAST_T 9.0f
 #define ACTK_GELU_FAST_P0 0x1.fffffap-2f
 #define ACTK_GELU_FAST_P1 0x1.654c5cp-2f
@@ -64,11 +65,8 @@ static const float actk_erf_fast_w4[8] = {0x1.b2afdp-9f,    0x1.686ea6p-12f, -0x
 #define ACTK_GELU_FAST_R2 0x1.d5f282p-1f
 #define ACTK_GELU_FAST_R3 0x1.1f9bf6p-2f
 #define ACTK_GELU_FAST_R4 0x1.3b211ap-5f
-#define ACTK_GELU_FAST_C1 (-0x1.fffff6p-2f)
-#define ACTK_GELU_FAST_C2 0x1.fffdc2p-4f
-#define ACTK_GELU_FAST_C3 (-0x1.555a7ep-6f)
-#define ACTK_GELU_FAST_C4 0x1.573bb4p-9f
-#define ACTK_GELU_FAST_C5 (-0x1.0fa24p-12f)
+#define ACTK_GELU_FAST_C1 (-0x1.0003ep-1f)
+#define ACTK_GELU_FAST_C2 0x1.fffff4p-4f
 /* gelu_tanh: -2u log2(e) = x (D1 + D3 x^2), D1 = D1H + D1L (D1H of 8 bits), D3 = D3H + D3L; 2^f ~ 1
  * + f (C1 + ... + f C5) on |f| <= 1/2: relative error 2^-23.3 */
 #define ACTK_GT_FAST_D1H (-0x1.26p+1f)

@@ -47,6 +47,8 @@
  *   vi vi_sll/srl/sra(a, imm)     shifts by a constant 0..31 (srl logical,
  *                                 sra arithmetic)
  *   vf vf_lookup8(const float t[8], vi k)   t[k & 7] per lane
+ *   vf vf_lookup16(const float t[16], vi k) t[k & 15] per lane (one VPERMPS on AVX-512; two
+ *                                 and a blend on AVX2; one four-register TBL on NEON)
  *
  * Powers of two, for n an integer-valued float in [-126, 127] and t = n + ACTK_ROUND_MAGIC
  * (n in t's low mantissa bits): callers pass both, each implementation takes the cheaper (the

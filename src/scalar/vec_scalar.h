@@ -92,6 +92,7 @@ static inline vi vi_sra(vi a, int s) {
   return (vi)u;
 }
 static inline vf vf_lookup8(const float t[8], vi k) { return t[(uint32_t)k & 7u]; }
+static inline vf vf_lookup16(const float t[16], vi k) { return t[(uint32_t)k & 15u]; }
 
 /* c 2^n and a 2^n as the AVX2 implementation: n from t's low bits added to c's exponent
  * field; a times the float 2^n. */

@@ -70,6 +70,12 @@ static inline vf vf_load_dup_first(const float *p, size_t k) {
 static inline vf vf_lookup8(const float t[8], vi k) {
   return _mm256_permutevar8x32_ps(_mm256_loadu_ps(t), k);
 }
+/* each half looked up by k & 7; bit 3 of k, shifted up to the sign bit, picks the half */
+static inline vf vf_lookup16(const float t[16], vi k) {
+  __m256 lo = _mm256_permutevar8x32_ps(_mm256_loadu_ps(t), k);
+  __m256 hi = _mm256_permutevar8x32_ps(_mm256_loadu_ps(t + 8), k);
+  return _mm256_blendv_ps(lo, hi, _mm256_castsi256_ps(_mm256_slli_epi32(k, 28)));
+}
 
 /* t = n + ACTK_ROUND_MAGIC holds n in its low mantissa bits (two's complement): shifted up,
  * they are n added to an exponent field. c 2^n (c and the result normal): n added to c's

@@ -72,6 +72,9 @@ static inline vf vf_load_dup_first(const float *p, size_t k) {
 static inline vf vf_lookup8(const float t[8], vi k) {
   return _mm512_permutexvar_ps(k, _mm512_broadcast_f32x8(_mm256_loadu_ps(t)));
 }
+static inline vf vf_lookup16(const float t[16], vi k) {
+  return _mm512_permutexvar_ps(k, _mm512_loadu_ps(t));
+}
 
 /* c 2^n and a 2^n for an integer-valued float n in [-126, 127] (t = n + ACTK_ROUND_MAGIC is
  * not needed here): one VSCALEFPS each, rounded once. */

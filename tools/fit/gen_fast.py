@@ -13,13 +13,17 @@ from gen_coeffs import lit, vec, mpf_fun, write
 mp.mp.dps = 40
 LN2 = float(mp.log(2))
 
-# Every exponential is 2^n P(r) with n from the add-magic trick. Monotone ops (sigmoid) use the
-# floor reduction, r in [0, ln2]: all of P's Horner terms are then >= 0 and each step is
-# monotone; P sits EXP_BIAS below e^r at ln2 so that where n steps, 2^(n-1) P(ln2^-) <= 2^n
-# P(0^+). The others (silu, swish, quick_gelu) round to nearest, |r| <= ln2/2 + 2^-12, one
-# addition fewer.
+# Every exponential is 2^n P(r) with n from the add-magic trick. The monotone op (sigmoid) uses
+# the floor reduction in steps of ln2/16, e^-x = 2^(n/16) P(r), r in [0, ln2/16] (+ the rounding
+# of the index, EXPT_PAD), 2^(j/16) from a 16-entry table and P of degree 2: all of P's Horner
+# terms are >= 0 and each step is monotone, and P sits below e^r at ln2/16 (checked: at least
+# EXPT_BELOW ulp, more than the table's rounding) so that where n steps, 2^((n-1)/16) P(r^-)
+# <= 2^(n/16) P(0^+). The others (silu, swish, quick_gelu) round to nearest, |r| <= ln2/2 +
+# 2^-12, degree 5.
 EXP_DEG = 5
-EXP_BIAS = 2.0 ** -23
+EXPT_N, EXPT_DEG = 16, 2
+EXPT_PAD = 2.0 ** -14
+EXPT_BELOW = 2.0
 EXPR_R = LN2 / 2 + 2.0 ** -12
 # tanh: (1 - e^-2a) / (1 + e^-2a) with e^-2a = 2^n e^-2r, p = -expm1(-2r)/2 = r + r^2 Q(r),
 # |r| <= ln2/4 (+ the rounding of the index), Q of degree 3, relative error of p.
@@ -40,9 +44,11 @@ ERF_A, ERF_DEG, ERF_TILT = 2.0, 5, 0.0
 ERF_WIN = 256
 ERF_END = 3.5
 # gelu: K(t) = t Q(t) e^(t^2/2) = t P(t) / R(t) on [0, GELU_T], P of degree 3, R of degree 4
-# (R(0) = 1); e^(-v/2) on |v| <= ln2 + 2^-10 (v = t^2 + 2 n ln2), degree 5.
+# (R(0) = 1); e^(-t^2/2) = 2^(n/16) e^(-v/2), 2^(n/16) from sigmoid's table, e^(-v/2) on
+# |v| <= ln2/16 + 2^-12 (v = t^2 + n ln2/8), degree 2.
 GELU_T = 9.0
-GELU_V = LN2 + 2.0 ** -10
+GELU_V = LN2 / 16 + 2.0 ** -12
+GELU_EXP_DEG = 2
 # gelu_tanh: 2^f on |f| <= 1/2 + 2^-9 (f = -2u log2(e) - n), degree 5.
 GT_F = 0.5 + 2.0 ** -9
 
@@ -63,16 +69,25 @@ def poly_fit(target, lo, hi, deg, m=3000):
     return c, x, p + 1
 
 
-def exp_floor_coeffs():
-    def tgt(x):
-        return np.exp(x) * (1 - EXP_BIAS * x / LN2)
-    c, x, p = poly_fit(tgt, -2.0 ** -12, LN2 + 2.0 ** -12, EXP_DEG)
+def exp_table_coeffs():
+    top = LN2 / EXPT_N + EXPT_PAD
+    c, x, p = poly_fit(np.exp, -EXPT_PAD, top, EXPT_DEG)
     rel = p / np.exp(x) - 1
-    out = ['/* e^r ~ 1 + r (C1 + r (C2 + ... + r C%d)) on [0, ln2] (sigmoid, floor reduction): '
-           'relative error 2^%.1f, %.2f ulp below e^r at ln2 */\n'
-           % (EXP_DEG, np.log2(np.abs(rel).max()), rel[-1] * 2 ** 23)]
+    below = -rel[-1] * 2 ** 23
+    assert below >= EXPT_BELOW, below
+    # entry j: the bits of 2^(j/16) rounded to float, less j << 19, so that adding the bits of
+    # t = n + ACTK_ROUND_MAGIC shifted left by 19 (n's low 4 bits land on j's, the others on
+    # the exponent) gives the bits of 2^(n/16): that rounded 2^(j/16) times 2^(n >> 4)
+    tab = []
+    for j in range(EXPT_N):
+        b = int(np.float32(2.0 ** (j / EXPT_N)).view(np.uint32)) - (j << 19)
+        tab.append(float(np.uint32(b).view(np.float32)))
+    out = ['/* e^r ~ 1 + r (C1 + r C2) on [0, ln2/16] (sigmoid, floor reduction): relative error '
+           '2^%.1f, %.2f ulp below e^r at ln2/16; actk_fexpt_tab[j]: 2^(j/16) as float bits, less '
+           'j << 19 (exp_fast.h) */\n' % (np.log2(np.abs(rel).max()), below)]
     for k, v in enumerate(c):
-        out.append('#define ACTK_FEXP_C%d %s\n' % (k + 1, mlit(v)))
+        out.append('#define ACTK_FEXPT_C%d %s\n' % (k + 1, mlit(v)))
+    out.append('static const float actk_fexpt_tab[16] = {%s};\n' % ', '.join(lit(v) for v in tab))
     return ''.join(out)
 
 
@@ -251,11 +266,11 @@ def gelu_coeffs():
     p, q, e = ratfit(x, y, 3, 4, 1 / y)
     pf, qf = [f32(v) for v in p], [f32(v) for v in q]
     ef = np.abs(np.polyval(pf[::-1], x) / np.polyval(qf[::-1], x) / y - 1).max()
-    c, xs, ps = poly_fit(lambda v: np.exp(-v / 2), -GELU_V, GELU_V, EXP_DEG)
+    c, xs, ps = poly_fit(lambda v: np.exp(-v / 2), -GELU_V, GELU_V, GELU_EXP_DEG)
     rel = ps / np.exp(-xs / 2) - 1
     out = ['/* gelu: K(t)/t = Q(t) e^(t^2/2) ~ P(t)/R(t) on [0, %g], P = P0 + ... + P3 t^3, R = 1 + '
            'R1 t + ... + R4 t^4: relative error 2^%.1f (float coefficients); e^(-v/2) ~ 1 + v (C1 + '
-           '... + v C5) on |v| <= ln2: relative error 2^%.1f */\n'
+           'v C2) on |v| <= ln2/16: relative error 2^%.1f */\n'
            % (GELU_T, np.log2(ef), np.log2(np.abs(rel).max()))]
     out.append('#define ACTK_GELU_FAST_T %sf\n' % repr(GELU_T))
     for k, v in enumerate(pf):
@@ -291,6 +306,6 @@ def gelu_tanh_coeffs():
 
 
 if __name__ == '__main__':
-    body = (exp_floor_coeffs() + exp_round_coeffs() + tanh_coeffs() + expm1_coeffs() + erf_coeffs() +
+    body = (exp_table_coeffs() + exp_round_coeffs() + tanh_coeffs() + expm1_coeffs() + erf_coeffs() +
             gelu_coeffs() + gelu_tanh_coeffs())
     write('coeffs_fast.h', 'ACTK_MATH_COEFFS_FAST_H', body, 'gen_fast.py')
