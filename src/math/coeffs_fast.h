@@ -67,16 +67,13 @@ static const float actk_erf_fast_w4[8] = {0x1.b2afdp-9f,    0x1.686ea6p-12f, -0x
 #define ACTK_GELU_FAST_R4 0x1.3b211ap-5f
 #define ACTK_GELU_FAST_C1 (-0x1.0003ep-1f)
 #define ACTK_GELU_FAST_C2 0x1.fffff4p-4f
-/* gelu_tanh: -2u log2(e) = x (D1 + D3 x^2), D1 = D1H + D1L (D1H of 8 bits), D3 = D3H + D3L; 2^f ~ 1
- * + f (C1 + ... + f C5) on |f| <= 1/2: relative error 2^-23.3 */
-#define ACTK_GT_FAST_D1H (-0x1.26p+1f)
-#define ACTK_GT_FAST_D1L (-0x1.5d8438p-8f)
-#define ACTK_GT_FAST_D3H (-0x1.a5a7dp-4f)
-#define ACTK_GT_FAST_D3L 0x1.151aaep-29f
-#define ACTK_GT_FAST_C1 0x1.62e428p-1f
-#define ACTK_GT_FAST_C2 0x1.ebf9bap-3f
-#define ACTK_GT_FAST_C3 0x1.c6b80ep-5f
-#define ACTK_GT_FAST_C4 0x1.3cec0ep-7f
-#define ACTK_GT_FAST_C5 0x1.5b845cp-10f
+/* gelu_tanh: -32u log2(e) = x (D1 + D3 x^2), D1 = D1H + D1L (D1H on wh's grid), D3 = D3H + D3L;
+ * 2^(f/16) ~ 1 + f (C1 + f C2) on |f| <= 1/2: relative error 2^-21.1 */
+#define ACTK_GT_FAST_D1H (-0x1.26aecp+5f)
+#define ACTK_GT_FAST_D1L (-0x1.0de73ap-18f)
+#define ACTK_GT_FAST_D3H (-0x1.a5a7dp+0f)
+#define ACTK_GT_FAST_D3L 0x1.151aaep-25f
+#define ACTK_GT_FAST_C1 0x1.62e98cp-5f
+#define ACTK_GT_FAST_C2 0x1.ebfc82p-11f
 
 #endif

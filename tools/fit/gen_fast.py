@@ -49,8 +49,11 @@ ERF_END = 3.5
 GELU_T = 9.0
 GELU_V = LN2 / 16 + 2.0 ** -12
 GELU_EXP_DEG = 2
-# gelu_tanh: 2^f on |f| <= 1/2 + 2^-9 (f = -2u log2(e) - n), degree 5.
+# gelu_tanh: 2^(v) = 2^(n/16) 2^(f/16), n = round(16 v) (v = -2u log2(e)), 2^(n/16) from sigmoid's
+# table, 2^(f/16) on |f| <= 1/2 + 2^-9 (f = 16 v - n), degree GT_EXP_DEG.
 GT_F = 0.5 + 2.0 ** -9
+GT_X = 10.0
+GT_EXP_DEG = 2
 
 
 def mlit(v):
@@ -284,20 +287,28 @@ def gelu_coeffs():
 
 
 def gelu_tanh_coeffs():
-    # v = -2u log2(e) = x (D1 + D3 x^2); D1 = D1H + D1L with D1H of 8 bits (so that wh - D1H
-    # is exact for the wh the kernel forms), D3 = D3H + D3L
+    # 16 v = -32u log2(e) = x (D1 + D3 x^2) (the factor 16 makes the kernel's pair arithmetic give
+    # the table's index n = round(16 v) directly); D1 = D1H + D1L, D3 = D3H + D3L. The kernel's
+    # wh = fl(D3H x^2 + D1H) (x clamped at GT_X) has |D1H| <= |wh| < 2^(e+1), e the exponent of
+    # the largest: D1H a multiple of 2^(e-23) makes D1H and wh multiples of ulp(wh), so
+    # |wh| - |D1H| in [0, |wh|) is exact, and leaves |D1L| <= 2^(e-24): x wl stays below 2^-12
+    # and n = round(x wh) misses round(16 v) by no more than the fit's margin in f.
     C1 = 2 * mp.sqrt(2 / mp.pi)
-    D1, D3 = -C1 / mp.log(2), -C1 * mp.mpf('0.044715') / mp.log(2)
-    e1 = int(mp.floor(mp.log(abs(D1), 2)))
-    d1h = float(mp.nint(D1 * 2 ** (7 - e1)) / 2 ** (7 - e1))
+    D1, D3 = -16 * C1 / mp.log(2), -16 * C1 * mp.mpf('0.044715') / mp.log(2)
+    assert D1 * D3 > 0  # D3H x^2 and D1H of one sign: |wh| >= |D1H|
+    e = int(mp.floor(mp.log(abs(D1) + abs(D3) * GT_X ** 2, 2)))
+    g = mp.mpf(2) ** (e - 23)
+    d1h = float(mp.nint(D1 / g) * g)
     d1l = f32(D1 - d1h)
+    assert abs(GT_X * d1l) < 2.0 ** -12, d1l
     d3h = f32(D3)
     d3l = f32(D3 - d3h)
-    c, xs, ps = poly_fit(lambda v: np.exp2(v), -GT_F, GT_F, EXP_DEG)
-    rel = ps / np.exp2(xs) - 1
-    out = ['/* gelu_tanh: -2u log2(e) = x (D1 + D3 x^2), D1 = D1H + D1L (D1H of 8 bits), D3 = D3H + '
-           'D3L; 2^f ~ 1 + f (C1 + ... + f C5) on |f| <= 1/2: relative error 2^%.1f */\n'
-           % np.log2(np.abs(rel).max())]
+    c, xs, ps = poly_fit(lambda f: np.exp2(f / 16), -GT_F, GT_F, GT_EXP_DEG)
+    rel = ps / np.exp2(xs / 16) - 1
+    out = ['/* gelu_tanh: -32u log2(e) = x (D1 + D3 x^2), D1 = D1H + D1L (D1H on wh\'s grid), D3 = D3H + '
+           'D3L; 2^(f/16) ~ 1 + f (C1 + %s) on |f| <= 1/2: relative error 2^%.1f */\n'
+           % ('f C2' if GT_EXP_DEG == 2 else '... + f C%d' % GT_EXP_DEG,
+              np.log2(np.abs(rel).max()))]
     for name, v in (('D1H', d1h), ('D1L', d1l), ('D3H', d3h), ('D3L', d3l)):
         out.append('#define ACTK_GT_FAST_%s %s\n' % (name, mlit(v)))
     for k, v in enumerate(c):
