@@ -1,6 +1,6 @@
 /* softplus(x) = log(1 + e^x) for the 16-bit types, fast tier (exp_fast16.h has the family).
- *   error:    relative 2^-13.1 (f16 core: exp16's cubic 2^-13.25 and log1p's quintic
- *             2^-16.66) and 2^-10.5 (bf16 core: log1p's cubic 2^-11.02): under the 2^-12
+ *   error:    relative about 2^-13.1 (f16 core: exp16's cubic 2^-13.25 and log1p's degree-6
+ *             fit 2^-16.66) and 2^-10.5 (bf16 core: its degree-4 fit 2^-11.02): under the 2^-12
  *             and 2^-9 that make each type faithful once rounded (README has the measured
  *             maxima). Not monotone (nor is the f32 fast tier's: softplus_fast.h).
  *   domain:   every float; lanes below x = -87 (where the clamp would change u) and NaN take
@@ -11,8 +11,8 @@
  * log1p(u) = u + u^2 L(u) on all of [0, 1] with no reduction (log1p(u) / u is smooth there;
  * the f32 fast tier's degree-5 Q needs the k = 0/1 split of log1p_core.h): the exp's degree
  * 5 and VSCALEFPS, the reduction's compare, selects and fms, and the f32 Q's 6 terms become
- * a cubic, a shift and a multiply, and 4 (f16) or 2 (bf16) fmas for L. L(0) terms keep tiny
- * u to its last bit (u^2 L underflows into u's rounding). */
+ * a cubic, a shift and a multiply, and 4 (f16) or 2 (bf16) fmas for L. fma(u L, u, u) keeps
+ * a tiny u to its last bit. */
 #ifndef ACTK_MATH_SOFTPLUS_FAST16_H
 #define ACTK_MATH_SOFTPLUS_FAST16_H
 
