@@ -71,6 +71,25 @@ ELU16_1(elu_f16_fast, actk_f16)
 ELU16_1(elu_bf16, actk_bf16)
 ELU16_1(elu_bf16_fast, actk_bf16)
 
+/* bias_gelu over rows of BIAS_W, the bias the first BIAS_W inputs of each type */
+enum { BIAS_W = 4096 };
+static float *x32;
+static uint16_t *xf16, *xbf16;
+static actk_status bias_gelu_f32_w(actk_pool *p, const float *x, float *y, size_t n) {
+  return actk_bias_gelu_f32(p, x, x32, BIAS_W, y, n);
+}
+static actk_status bias_gelu_f32_fast_w(actk_pool *p, const float *x, float *y, size_t n) {
+  return actk_bias_gelu_f32_fast(p, x, x32, BIAS_W, y, n);
+}
+#define BIAS16_W(name, T, b)                                                                       \
+  static actk_status name##_w(actk_pool *p, const uint16_t *x, uint16_t *y, size_t n) {            \
+    return actk_##name(p, (const T *)x, (const T *)(b), BIAS_W, (T *)y, n);                        \
+  }
+BIAS16_W(bias_gelu_f16, actk_f16, xf16)
+BIAS16_W(bias_gelu_f16_fast, actk_f16, xf16)
+BIAS16_W(bias_gelu_bf16, actk_bf16, xbf16)
+BIAS16_W(bias_gelu_bf16_fast, actk_bf16, xbf16)
+
 static const lib_op ops[] = {
     LIB_OP(erf),
     LIB_OP(tanh),
@@ -83,7 +102,9 @@ static const lib_op ops[] = {
     LIB_OP(hardswish),
     LIB_OP(softplus),
     LIB_OP(mish),
-    {"elu", elu_f32_1, elu_f32_fast_1, elu_f16_1, elu_f16_fast_1, elu_bf16_1, elu_bf16_fast_1}};
+    {"elu", elu_f32_1, elu_f32_fast_1, elu_f16_1, elu_f16_fast_1, elu_bf16_1, elu_bf16_fast_1},
+    {"bias_gelu", bias_gelu_f32_w, bias_gelu_f32_fast_w, bias_gelu_f16_w, bias_gelu_f16_fast_w,
+     bias_gelu_bf16_w, bias_gelu_bf16_fast_w}};
 enum { NOPS = sizeof ops / sizeof ops[0] };
 
 /* one timed variant: a floor16 kernel or a library call */
@@ -97,8 +118,8 @@ typedef struct {
   double med;
 } var;
 
-static float *x32, *y32;
-static uint16_t *xf16, *xbf16, *y16;
+static float *y32;
+static uint16_t *y16;
 
 static double thread_ns(void) {
   struct timespec t;

@@ -8,6 +8,7 @@
 
 #include "x86/vec_avx512.h"
 /* (vec_avx512.h first: the math reads VLEN) */
+#include "math/bias16.h"
 #include "math/elu_fast16.h"
 #include "math/erf_fast16.h"
 #include "math/gelu_fast16.h"
@@ -42,6 +43,10 @@
 #define softplus_fast_bf16_v softplus16_bf16_v
 #define mish_fast_f16_v mish16_v
 #define mish_fast_bf16_v mish16_v
+/* bias_gelu's cores on the sum (the bias's load, widening and add are left out: they count
+ * among its conversions) */
+#define bias_gelu_fast_f16_v gelu_sum_fast_f16_v
+#define bias_gelu_fast_bf16_v gelu_sum_fast_bf16_v
 /* elu at alpha 1 (the bench's library calls pass 1 too) */
 static inline vf elu_fast_f16_v(vf x) { return elu16_f16_v(x, vf_splat(1.0f)); }
 static inline vf elu_fast_bf16_v(vf x) { return elu16_bf16_v(x, vf_splat(1.0f)); }
@@ -170,6 +175,7 @@ FLOOR_OP(hardswish)
 FLOOR_OP(elu)
 FLOOR_OP(softplus)
 FLOOR_OP(mish)
+FLOOR_OP(bias_gelu)
 
 FLOOR_LOOP(rcpcore_sigmoid_f32, f32, float, sigmoid_rcp)
 FLOOR_LOOP(rcpcore_sigmoid_f16, f16, uint16_t, sigmoid_rcp)
@@ -199,8 +205,9 @@ static const floor16_kernel table[] = {
     {"rcp/f32", FLOOR_F32, rcp_f32, 0},
     FLOOR_ROWS(erf) FLOOR_ROWS(tanh) FLOOR_ROWS(sigmoid) FLOOR_ROWS(silu) FLOOR_ROWS(quick_gelu)
         FLOOR_ROWS(gelu) FLOOR_ROWS(gelu_tanh) FLOOR_ROWS(hardsigmoid) FLOOR_ROWS(hardswish)
-            FLOOR_ROWS(elu) FLOOR_ROWS(softplus) FLOOR_ROWS(mish) FLOOR_RCP_ROWS(sigmoid)
-                FLOOR_RCP_ROWS(silu){"cvtne/erf/bf16", FLOOR_BF16, cvtne_erf_bf16, 1},
+            FLOOR_ROWS(elu) FLOOR_ROWS(softplus) FLOOR_ROWS(mish) FLOOR_ROWS(bias_gelu)
+                FLOOR_RCP_ROWS(sigmoid)
+                    FLOOR_RCP_ROWS(silu){"cvtne/erf/bf16", FLOOR_BF16, cvtne_erf_bf16, 1},
     {"cvtne/tanh/bf16", FLOOR_BF16, cvtne_tanh_bf16, 1},
     {"eo/copy/bf16", FLOOR_BF16, eo_copy_bf16, 0},
     {"eo/erf/bf16", FLOOR_BF16, eo_erf_bf16, 0},
