@@ -23,11 +23,9 @@
 ACTK_RARE_LANES(mish16_v_rare, mish_v)
 
 ACTK_INLINE vf mish16_v(vf x) {
-  const vf two = vf_splat(2.0f);
   exp16 e = exp16_pos(vf_min(vf_splat(12.0f), x)); /* a NaN passes (not a fast lane) */
   vf u = vf_mul(exp16_scale(&e), e.p);
-  vf n = vf_mul(u, vf_add(u, two));
-  vf y = vf_mul(x, vf_div(n, vf_add(n, two)));
+  vf y = mish_of_exp(x, u);
   vm fast = vm_ge(x, vf_splat(-87.0f));
   if (ACTK_UNLIKELY(!vm_all(fast))) return mish16_v_rare(fast, y, x);
   return y;
