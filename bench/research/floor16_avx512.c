@@ -25,16 +25,16 @@
 #define erf_fast_bf16_v erf16_bf16_v
 #define tanh_fast_f16_v tanh16_f16_v
 #define tanh_fast_bf16_v tanh16_bf16_v
-#define sigmoid_fast_f16_v sigmoid16_v
-#define sigmoid_fast_bf16_v sigmoid16_v
-#define silu_fast_f16_v silu16_v
-#define silu_fast_bf16_v silu16_v
-#define quick_gelu_fast_f16_v quick_gelu16_v
-#define quick_gelu_fast_bf16_v quick_gelu16_v
+#define sigmoid_fast_f16_v sigmoid16_f16_v
+#define sigmoid_fast_bf16_v sigmoid16_bf16_v
+#define silu_fast_f16_v silu16_f16_v
+#define silu_fast_bf16_v silu16_bf16_v
+#define quick_gelu_fast_f16_v quick_gelu16_f16_v
+#define quick_gelu_fast_bf16_v quick_gelu16_bf16_v
 #define gelu_fast_f16_v gelu16_f16_v
 #define gelu_fast_bf16_v gelu16_bf16_v
-#define gelu_tanh_fast_f16_v gelu_tanh16_v
-#define gelu_tanh_fast_bf16_v gelu_tanh16_v
+#define gelu_tanh_fast_f16_v gelu_tanh16_f16_v
+#define gelu_tanh_fast_bf16_v gelu_tanh16_bf16_v
 #define hardsigmoid_fast_f16_v hardsigmoid_fast_v
 #define hardsigmoid_fast_bf16_v hardsigmoid_fast_v
 #define hardswish_fast_f16_v hardswish_fast_v
@@ -82,15 +82,15 @@ static inline vf rcp16(vf d) {
 static inline vf rcp_only(vf x) {
   return rcp16(vf_add(vf_splat(1.0f), vf_andnot(vf_splat(-0.0f), x)));
 }
-/* sigmoid16_v and silu16_v (src/math/sigmoid_fast16.h) with rcp16 for the division */
+/* sigmoid16_f16_v and silu16_f16_v (src/math/sigmoid_fast16.h) with rcp16 for the division */
 static inline vf sigmoid_rcp(vf x) {
-  vf y = rcp16(exp16_one_plus(vf_min(vf_splat(ACTK_FAST16_ZMAX), x)));
+  vf y = rcp16(exp16_one_plus(vf_min(vf_splat(ACTK_FAST16_ZMAX), x), 0));
   vm fast = vm_ge(x, vf_splat(-86.0f)); /* 1 + e^86 < 2^125: rcp16's seed stays normal */
   if (vm_all(fast)) return y;
   return vf_select(fast, y, sigmoid_v(x));
 }
 static inline vf silu_rcp(vf x) {
-  vf y = vf_mul(x, rcp16(exp16_one_plus(vf_min(vf_splat(ACTK_FAST16_ZMAX), x))));
+  vf y = vf_mul(x, rcp16(exp16_one_plus(vf_min(vf_splat(ACTK_FAST16_ZMAX), x), 0)));
   vm fast = vm_ge(x, vf_splat(-86.0f));
   if (vm_all(fast)) return y;
   return vf_select(fast, y, silu_v(x));

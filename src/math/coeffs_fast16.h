@@ -2,6 +2,13 @@
 #ifndef ACTK_MATH_COEFFS_FAST16_H
 #define ACTK_MATH_COEFFS_FAST16_H
 
+/* bf16: e^r ~ C0 + C1 r on |r| <= ln2/16 (2^(j/8) from actk_exp16_tab8): relative error 2^-11.04 */
+#define ACTK_EXP16T_BF16_C0 0x1.001f14p+0f
+#define ACTK_EXP16T_BF16_C1 0x1.ffeb4p-1f
+/* 2^(j/8) as float bits less j << 20 (exp16_pow8) */
+static const float actk_exp16_tab8[8] = {0x1p+0f,        0x1.f72b84p-1f, 0x1.f06fep-1f,
+                                         0x1.ebfdaep-1f, 0x1.ea09e6p-1f, 0x1.eace54p-1f,
+                                         0x1.ee89fap-1f, 0x1.f5818ep-1f};
 /* e^r ~ 1 + r (C1 + r (C2 + r C3)) on |r| <= ln2/2: relative error 2^-13.25 */
 #define ACTK_EXP16_C1 0x1.000cfap+0f
 #define ACTK_EXP16_C2 0x1.02206cp-1f

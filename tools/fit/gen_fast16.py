@@ -34,7 +34,32 @@ def bisect(g, lo, hi):
     return 0.5 * (lo + hi)
 
 
-# ---- e^r on |r| <= ln2/2 (round-to-nearest reduction), degree 3 --------------------------
+# ---- bf16's logistic: e^r on |r| <= ln2/16 (reduction to nearest in steps of ln2/8), a line --
+# e^-z = 2^(n/8) P(r), 2^(j/8) from an 8-entry table (vf_lookup8: one VPERMPS on AVX2 and
+# AVX-512), P = C0 + C1 r with both free: the minimax line on |r| <= ln2/16 (+ the rounding of
+# the index) is 2^-11.0 relative, a quarter of bf16's 2^-9. Entry j: the bits of 2^(j/8)
+# rounded to float less j << 20, so that adding the bits of t = n + ACTK_ROUND_MAGIC shifted
+# left by 20 (n's low 3 bits land on j's, the others on the exponent) gives the bits of 2^(n/8).
+# (f16 kept the cubic below: the f32 tier's 16-entry table and a line, 2^-13.0, did not pay,
+# exp_fast16.h.)
+def exp_table_coeffs():
+    N = 8
+    a = LN2 / (2 * N) + 2.0 ** -12
+    c, e = fit(np.exp, -a, a, [0, 1], rel=True, m=3000)
+    out = ['/* bf16: e^r ~ C0 + C1 r on |r| <= ln2/16 (2^(j/8) from actk_exp16_tab8): relative '
+           'error 2^%.2f */\n' % np.log2(e)]
+    for k, v in enumerate(c):
+        out.append(define('ACTK_EXP16T_BF16_C%d' % k, v))
+    tab = []
+    for j in range(N):
+        b = int(np.float32(2.0 ** (j / N)).view(np.uint32)) - (j << 20)
+        tab.append(float(np.uint32(b).view(np.float32)))
+    out.append('/* 2^(j/8) as float bits less j << 20 (exp16_pow8) */\n')
+    out.append('static const float actk_exp16_tab8[8] = {%s};\n' % ', '.join(lit(v) for v in tab))
+    return ''.join(out)
+
+
+# ---- e^r on |r| <= ln2/2 (round-to-nearest reduction), degree 3 (gelu's e^G) -------------
 def exp_coeffs():
     c, e = fit(np.exp, -LN2 / 2 - 2.0 ** -10, LN2 / 2 + 2.0 ** -10, [1, 2, 3], rel=True,
                fixed=lambda x: np.ones_like(x), m=3000)
@@ -189,6 +214,6 @@ def softplus_elu_coeffs():
 
 
 if __name__ == '__main__':
-    body = (exp_coeffs() + erf_coeffs() + tanh_coeffs() + gelu_coeffs() +
+    body = (exp_table_coeffs() + exp_coeffs() + erf_coeffs() + tanh_coeffs() + gelu_coeffs() +
             softplus_elu_coeffs())
     write('coeffs_fast16.h', 'ACTK_MATH_COEFFS_FAST16_H', body, 'gen_fast16.py')
