@@ -8,11 +8,16 @@
 
 #include "x86/vec_avx512.h"
 /* (vec_avx512.h first: the math reads VLEN) */
+#include "math/bias16.h"
+#include "math/elu_fast16.h"
 #include "math/erf_fast16.h"
 #include "math/gelu_fast16.h"
 #include "math/gelu_tanh_fast16.h"
+#include "math/hardsigmoid_fast.h"
+#include "math/mish_fast16.h"
 #include "math/sigmoid.h"
 #include "math/sigmoid_fast16.h"
+#include "math/softplus_fast16.h"
 #include "math/tanh_fast16.h"
 
 /* each op's fast 16-bit core by the type it serves (src/ops.toml's math) */
@@ -30,6 +35,21 @@
 #define gelu_fast_bf16_v gelu16_bf16_v
 #define gelu_tanh_fast_f16_v gelu_tanh16_v
 #define gelu_tanh_fast_bf16_v gelu_tanh16_v
+#define hardsigmoid_fast_f16_v hardsigmoid_fast_v
+#define hardsigmoid_fast_bf16_v hardsigmoid_fast_v
+#define hardswish_fast_f16_v hardswish_fast_v
+#define hardswish_fast_bf16_v hardswish_fast_v
+#define softplus_fast_f16_v softplus16_f16_v
+#define softplus_fast_bf16_v softplus16_bf16_v
+#define mish_fast_f16_v mish16_v
+#define mish_fast_bf16_v mish16_v
+/* bias_gelu's cores on the sum (the bias's load, widening and add are left out: they count
+ * among its conversions) */
+#define bias_gelu_fast_f16_v gelu_sum_fast_f16_v
+#define bias_gelu_fast_bf16_v gelu_sum_fast_bf16_v
+/* elu at alpha 1 (the bench's library calls pass 1 too) */
+static inline vf elu_fast_f16_v(vf x) { return elu16_f16_v(x, vf_splat(1.0f)); }
+static inline vf elu_fast_bf16_v(vf x) { return elu16_bf16_v(x, vf_splat(1.0f)); }
 
 /* NOLINTBEGIN(bugprone-macro-parentheses): type is a token, fn a function */
 #define FLOOR_LOOP(name, type, T, fn)                                                              \
@@ -150,6 +170,12 @@ FLOOR_OP(silu)
 FLOOR_OP(quick_gelu)
 FLOOR_OP(gelu)
 FLOOR_OP(gelu_tanh)
+FLOOR_OP(hardsigmoid)
+FLOOR_OP(hardswish)
+FLOOR_OP(elu)
+FLOOR_OP(softplus)
+FLOOR_OP(mish)
+FLOOR_OP(bias_gelu)
 
 FLOOR_LOOP(rcpcore_sigmoid_f32, f32, float, sigmoid_rcp)
 FLOOR_LOOP(rcpcore_sigmoid_f16, f16, uint16_t, sigmoid_rcp)
@@ -178,8 +204,10 @@ static const floor16_kernel table[] = {
     {"div/f32", FLOOR_F32, div_f32, 0},
     {"rcp/f32", FLOOR_F32, rcp_f32, 0},
     FLOOR_ROWS(erf) FLOOR_ROWS(tanh) FLOOR_ROWS(sigmoid) FLOOR_ROWS(silu) FLOOR_ROWS(quick_gelu)
-        FLOOR_ROWS(gelu) FLOOR_ROWS(gelu_tanh) FLOOR_RCP_ROWS(sigmoid)
-            FLOOR_RCP_ROWS(silu){"cvtne/erf/bf16", FLOOR_BF16, cvtne_erf_bf16, 1},
+        FLOOR_ROWS(gelu) FLOOR_ROWS(gelu_tanh) FLOOR_ROWS(hardsigmoid) FLOOR_ROWS(hardswish)
+            FLOOR_ROWS(elu) FLOOR_ROWS(softplus) FLOOR_ROWS(mish) FLOOR_ROWS(bias_gelu)
+                FLOOR_RCP_ROWS(sigmoid)
+                    FLOOR_RCP_ROWS(silu){"cvtne/erf/bf16", FLOOR_BF16, cvtne_erf_bf16, 1},
     {"cvtne/tanh/bf16", FLOOR_BF16, cvtne_tanh_bf16, 1},
     {"eo/copy/bf16", FLOOR_BF16, eo_copy_bf16, 0},
     {"eo/erf/bf16", FLOOR_BF16, eo_erf_bf16, 0},

@@ -22,10 +22,13 @@
 #include "../math/hardsigmoid_fast.h"
 #include "../math/softplus.h"
 #include "../math/softplus_fast.h"
+#include "../math/softplus_fast16.h"
 #include "../math/mish.h"
 #include "../math/mish_fast.h"
+#include "../math/mish_fast16.h"
 #include "../math/elu.h"
 #include "../math/elu_fast.h"
+#include "../math/elu_fast16.h"
 #include "../math/bias.h"
 #include "../math/bias16.h"
 #include "../math/gated.h"
@@ -89,14 +92,14 @@ ACTK_UNARY_KERNEL(k_softplus_f32_accurate, softplus_v, f32, float)
 ACTK_UNARY_KERNEL(k_softplus_f16_accurate, softplus_v, f16, actk_f16)
 ACTK_UNARY_KERNEL(k_softplus_bf16_accurate, softplus_v, bf16, actk_bf16)
 ACTK_UNARY_KERNEL(k_softplus_f32_fast, softplus_fast_v, f32, float)
-ACTK_UNARY_KERNEL(k_softplus_f16_fast, softplus_fast_v, f16, actk_f16)
-ACTK_UNARY_KERNEL(k_softplus_bf16_fast, softplus_fast_v, bf16, actk_bf16)
+ACTK_UNARY_KERNEL(k_softplus_f16_fast, softplus16_f16_v, f16, actk_f16)
+ACTK_UNARY_KERNEL(k_softplus_bf16_fast, softplus16_bf16_v, bf16, actk_bf16)
 ACTK_UNARY_KERNEL(k_mish_f32_accurate, mish_v, f32, float)
 ACTK_UNARY_KERNEL(k_mish_f16_accurate, mish_v, f16, actk_f16)
 ACTK_UNARY_KERNEL(k_mish_bf16_accurate, mish_v, bf16, actk_bf16)
 ACTK_UNARY_KERNEL(k_mish_f32_fast, mish_fast_v, f32, float)
-ACTK_UNARY_KERNEL(k_mish_f16_fast, mish_fast_v, f16, actk_f16)
-ACTK_UNARY_KERNEL(k_mish_bf16_fast, mish_fast_v, bf16, actk_bf16)
+ACTK_UNARY_KERNEL(k_mish_f16_fast, mish16_v, f16, actk_f16)
+ACTK_UNARY_KERNEL(k_mish_bf16_fast, mish16_v, bf16, actk_bf16)
 ACTK_PARAM_KERNEL(k_swish_f32_accurate, k_silu_f32_accurate, 1.0f, swish_v, f32, float)
 ACTK_PARAM_KERNEL(k_swish_f16_accurate, k_silu_f16_accurate, 1.0f, swish_v_f16, f16, actk_f16)
 ACTK_PARAM_KERNEL(k_swish_bf16_accurate, k_silu_bf16_accurate, 1.0f, swish_v_bf16, bf16, actk_bf16)
@@ -107,8 +110,8 @@ ACTK_PARAM_KERNEL_OWN(k_elu_f32_accurate, elu_v, f32, float)
 ACTK_PARAM_KERNEL_OWN(k_elu_f16_accurate, elu_v_f16, f16, actk_f16)
 ACTK_PARAM_KERNEL_OWN(k_elu_bf16_accurate, elu_v_bf16, bf16, actk_bf16)
 ACTK_PARAM_KERNEL_OWN(k_elu_f32_fast, elu_fast_v, f32, float)
-ACTK_PARAM_KERNEL_OWN(k_elu_f16_fast, elu_fast_v, f16, actk_f16)
-ACTK_PARAM_KERNEL_OWN(k_elu_bf16_fast, elu_fast_v, bf16, actk_bf16)
+ACTK_PARAM_KERNEL_OWN(k_elu_f16_fast, elu16_f16_v, f16, actk_f16)
+ACTK_PARAM_KERNEL_OWN(k_elu_bf16_fast, elu16_bf16_v, bf16, actk_bf16)
 ACTK_BIAS_KERNEL(k_bias_gelu_f32_accurate, k_bias_gelu_nanrow_f32_accurate, k_bias_gelu_row_f32_accurate, gelu_v, f32, float)
 ACTK_BIAS_KERNEL(k_bias_gelu_f16_accurate, k_bias_gelu_nanrow_f16_accurate, k_bias_gelu_row_f16_accurate, gelu_sum_v_f16, f16, actk_f16)
 ACTK_BIAS_KERNEL(k_bias_gelu_bf16_accurate, k_bias_gelu_nanrow_bf16_accurate, k_bias_gelu_row_bf16_accurate, gelu_sum_v_bf16, bf16, actk_bf16)

@@ -64,5 +64,22 @@
 #define ACTK_GELU_F16_G4 0x1.499efap-8f
 #define ACTK_GELU_F16_G5 (-0x1.c36dep-12f)
 #define ACTK_GELU_F16_G6 0x1.127da2p-16f
+/* softplus_f16: log1p(u) ~ u + u^2 (L1 + ... + u^4 L5) on [0, 1]: relative error 2^-16.66 */
+#define ACTK_SOFTPLUS_F16_L1 (-0x1.ff8746p-2f)
+#define ACTK_SOFTPLUS_F16_L2 0x1.4e0e3p-2f
+#define ACTK_SOFTPLUS_F16_L3 (-0x1.b300d6p-3f)
+#define ACTK_SOFTPLUS_F16_L4 0x1.a8506ap-4f
+#define ACTK_SOFTPLUS_F16_L5 (-0x1.953f9ep-6f)
+/* softplus_bf16: log1p(u) ~ u + u^2 (L1 + ... + u^2 L3) on [0, 1]: relative error 2^-11.02 */
+#define ACTK_SOFTPLUS_BF16_L1 (-0x1.f572dcp-2f)
+#define ACTK_SOFTPLUS_BF16_L2 0x1.0af33ap-2f
+#define ACTK_SOFTPLUS_BF16_L3 (-0x1.403ddp-4f)
+/* elu_f16: e^r - 1 ~ r (1 + r Q(r)) on |r| <= ln2/2, Q of degree 2: relative error 2^-15.56 */
+#define ACTK_ELU_F16_Q0 0x1.00023p-1f
+#define ACTK_ELU_F16_Q1 0x1.570abep-3f
+#define ACTK_ELU_F16_Q2 0x1.54de5cp-5f
+/* elu_bf16: e^r - 1 ~ r (1 + r Q(r)) on |r| <= ln2/2, Q of degree 1: relative error 2^-11.09 */
+#define ACTK_ELU_BF16_Q0 0x1.01e554p-1f
+#define ACTK_ELU_BF16_Q1 0x1.560818p-3f
 
 #endif

@@ -21,12 +21,10 @@
 ACTK_RARE_LANES(mish_fast_v_rare, mish_v)
 
 ACTK_INLINE vf mish_fast_v(vf x) {
-  const vf two = vf_splat(2.0f);
   /* -min(x, 12); a NaN passes (not a fast lane) */
   exp_fast e = exp_fast_neg_round(vf_xor(vf_min(vf_splat(12.0f), x), vf_splat(-0.0f)));
   vf u = vf_ldexp_exact(e.p, e.n, e.t);
-  vf n = vf_mul(u, vf_add(u, two));
-  vf y = vf_mul(x, vf_div(n, vf_add(n, two)));
+  vf y = mish_of_exp(x, u);
   vm fast = vm_ge(x, vf_splat(-87.0f));
   if (ACTK_UNLIKELY(!vm_all(fast))) return mish_fast_v_rare(fast, y, x);
   return y;

@@ -149,6 +149,46 @@ def gelu_coeffs():
     return gelu_logq('gelu_bf16', 12.9, 7) + gelu_logq('gelu_f16', 5.9, 6)
 
 
+# ---- softplus and elu: log1p(u) and e^r - 1 of lower degree than the f32 fast tier's -----
+# (mish needs no fit of its own: exp16_pos's cubic and one division)
+def log1p_unit16(name, deg):
+    """log1p(u) ~ u + u^2 (L1 + u (L2 + ... + u Ldeg)) on [0, 1] (u = e^-|x|, no reduction:
+    log1p(u) / u is smooth there, its nearest singularity at u = -1), relative error."""
+    def h(u):
+        return np.array([1.0 if v == 0 else float(mp.log1p(mp.mpf(v)) / v) for v in u])
+    c, e = fit(h, 0.0, 1.0, list(range(1, deg + 1)), rel=True,
+               fixed=lambda u: np.ones_like(u), m=3000)
+    out = ['/* %s: log1p(u) ~ u + u^2 (L1 + ... + u^%d L%d) on [0, 1]: relative error 2^%.2f */\n'
+           % (name, deg - 1, deg, np.log2(e))]
+    for k, v in enumerate(c):
+        out.append(define('ACTK_%s_L%d' % (name.upper(), k + 1), v))
+    return ''.join(out)
+
+
+def expm1_r16(name, deg):
+    """e^r - 1 ~ r (1 + r Q(r)) on |r| <= ln2/2 (round-to-nearest reduction), Q of degree
+    deg, fitted for the relative error of e^r - 1 (r dQ / (1 + r Q))."""
+    a = LN2 / 2 + 2.0 ** -10
+
+    def q(r):
+        return np.array([float((mp.expm1(mp.mpf(v)) - v) / mp.mpf(v) ** 2) for v in r])
+
+    def scale(r):
+        return np.abs(r) / np.abs(np.expm1(r) / r)
+    c, e = fit(q, -a, a, list(range(deg + 1)), rel=False, m=3000, err_scale=scale)
+    out = ['/* %s: e^r - 1 ~ r (1 + r Q(r)) on |r| <= ln2/2, Q of degree %d: relative error '
+           '2^%.2f */\n' % (name, deg, np.log2(e))]
+    for k, v in enumerate(c):
+        out.append(define('ACTK_%s_Q%d' % (name.upper(), k), v))
+    return ''.join(out)
+
+
+def softplus_elu_coeffs():
+    return (log1p_unit16('softplus_f16', 5) + log1p_unit16('softplus_bf16', 3) +
+            expm1_r16('elu_f16', 2) + expm1_r16('elu_bf16', 1))
+
+
 if __name__ == '__main__':
-    body = exp_coeffs() + erf_coeffs() + tanh_coeffs() + gelu_coeffs()
+    body = (exp_coeffs() + erf_coeffs() + tanh_coeffs() + gelu_coeffs() +
+            softplus_elu_coeffs())
     write('coeffs_fast16.h', 'ACTK_MATH_COEFFS_FAST16_H', body, 'gen_fast16.py')
