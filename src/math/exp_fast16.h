@@ -30,6 +30,7 @@
 
 #include "coeffs_fast16.h"
 #include "exp_core.h"
+#include "exp_fast.h"
 
 /* 1.5 2^23 + 127: z/ln2 + ACTK_EXP16_MAGIC rounds to an integer in the low mantissa bits,
  * and holds n + 127 there, so that 2^n is those bits shifted to the exponent field (no add). */
@@ -80,10 +81,7 @@ ACTK_INLINE vf exp16_pow8(vf t) {
  * [-ln2/16, ln2/16], p = C0 + C1 r: one line and a lookup where the cubic takes three FMAs,
  * 2^-11.04 relative (a quarter of bf16's 2^-9). neg computes q = g + n ln2/8 = -r and
  * p = C0 - C1 q: the same bits as e^g of -g, without the negation. */
-typedef struct {
-  vf p; /* e^r */
-  vf s; /* 2^(n/8), a normal float */
-} exp16t;
+typedef exp_fast_lut exp16t; /* p = e^r, s = 2^(n/8) (a normal float) */
 
 ACTK_INLINE exp16t exp16t_bf16(vf g, int neg) {
   const vf magic = vf_splat(ACTK_ROUND_MAGIC);
