@@ -14,40 +14,19 @@
 #define ACTK_MATH_ELU_FAST16_H
 
 #include "coeffs_fast16.h"
-#include "elu.h"
-
-typedef struct {
-  vf r, n, t; /* r = xc - n ln2, n = round(xc / ln2), t = n + ACTK_ROUND_MAGIC */
-} elu16_red;
-
-ACTK_INLINE elu16_red elu16_reduce(vf x) {
-  const vf magic = vf_splat(ACTK_ROUND_MAGIC);
-  vf xc = vf_max(vf_splat(ACTK_EXPM1_LO), x); /* NaN second: it reaches the special branch */
-  elu16_red e;
-  e.t = vf_fma(xc, vf_splat(ACTK_LOG2E), magic);
-  e.n = vf_sub(e.t, magic);
-  e.r = vf_fma(e.n, vf_splat(-ACTK_LN2_F), xc);
-  return e;
-}
-
-/* alpha (2^n (1 + p) - 1), p = r (1 + r q), rounded once after alpha 2^n p */
-ACTK_INLINE vf elu16_join(vf x, vf alpha, const elu16_red *e, vf q) {
-  vf p = vf_mul(e->r, vf_fma(e->r, q, vf_splat(1.0f)));
-  vf as = vf_ldexp(alpha, e->n, e->t);
-  return elu_finish(x, alpha, vf_fms(as, p, vf_sub(alpha, as)));
-}
+#include "elu_fast.h"
 
 ACTK_INLINE vf elu16_f16_v(vf x, vf alpha) {
-  elu16_red e = elu16_reduce(x);
+  elu_fast_red e = elu_fast_reduce(x);
   vf q = vf_fma(vf_splat(ACTK_ELU_F16_Q2), e.r, vf_splat(ACTK_ELU_F16_Q1));
   q = vf_fma(q, e.r, vf_splat(ACTK_ELU_F16_Q0));
-  return elu16_join(x, alpha, &e, q);
+  return elu_fast_join(x, alpha, &e, q);
 }
 
 ACTK_INLINE vf elu16_bf16_v(vf x, vf alpha) {
-  elu16_red e = elu16_reduce(x);
+  elu_fast_red e = elu_fast_reduce(x);
   vf q = vf_fma(vf_splat(ACTK_ELU_BF16_Q1), e.r, vf_splat(ACTK_ELU_BF16_Q0));
-  return elu16_join(x, alpha, &e, q);
+  return elu_fast_join(x, alpha, &e, q);
 }
 
 #endif
