@@ -6,11 +6,11 @@
  *
  * The file is tab-separated: lines starting with '#' are comments, the line
  * starting with "type" names the columns, and each other line is
- * "type tier op max at_x correctly_rounded [over_1_ulp max_ulp]" with the
- * maximum a decimal (for f32 fast a relative error, its log2 after it), x
- * printed with %.9g (so that strtof gives the float back), the share a
- * percentage. A table KEY ("f32 accurate") is the rows of that type and
- * tier, in the file's order. */
+ * "type tier op max at_x correctly_rounded [over_1_ulp max_ulp
+ * sample_correct]" with the maximum a decimal (for f32 fast a relative error,
+ * its log2 after it), x printed with %.9g (so that strtof gives the float
+ * back), the share a percentage, sample_correct a count (empty: none). A table KEY ("f32 accurate")
+ * is the rows of that type and tier, in the file's order. */
 #ifndef ACTK_TESTS_README_TABLE_H
 #define ACTK_TESTS_README_TABLE_H
 
@@ -20,9 +20,10 @@
 
 typedef struct {
   char op[32];
-  double max;         /* the documented maximum, as printed */
-  float worst_x;      /* where it occurs */
-  double correct_pct; /* the share correctly rounded, percent */
+  double max;          /* the documented maximum, as printed */
+  float worst_x;       /* where it occurs */
+  double correct_pct;  /* the share correctly rounded, percent */
+  long sample_correct; /* f32: test_accuracy's sample correctly rounded; -1: none */
 } readme_row;
 
 /* Splits a tab-separated line into at most max_cells trimmed cells;
@@ -64,10 +65,10 @@ static inline int readme_accuracy(const char *path, const char *key, readme_row 
   while (fgets(line, sizeof line, f)) {
     lineno++;
     if (line[0] == '#' || line[0] == '\n' || !strncmp(line, "type\t", 5)) continue;
-    char *c[8];
+    char *c[10];
     char copy[512];
     snprintf(copy, sizeof copy, "%s", line);
-    int cells = readme_cells(copy, c, 8);
+    int cells = readme_cells(copy, c, 10);
     if (cells < 6) {
       snprintf(err, err_size, "%s:%d: %d tab-separated cells, want at least 6: %.200s", path,
                lineno, cells, line);
@@ -98,6 +99,11 @@ static inline int readme_accuracy(const char *path, const char *key, readme_row 
     if (end == c[4] || *end) goto bad;
     r->correct_pct = strtod(c[5], &end);
     if (end == c[5] || (*end && strcmp(end, "%"))) goto bad;
+    r->sample_correct = -1;
+    if (cells > 8 && *c[8]) {
+      r->sample_correct = strtol(c[8], &end, 10);
+      if (end == c[8] || *end || r->sample_correct < 0) goto bad;
+    }
     continue;
   bad:
     if (!strcmp(c[3], "-")) /* tools/gen_ops.py's stub for a new op */

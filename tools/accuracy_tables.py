@@ -8,7 +8,8 @@ import os
 import re
 
 DATA = "docs/accuracy.tsv"
-COLUMNS = ["type", "tier", "op", "max", "at_x", "correctly_rounded", "over_1_ulp", "max_ulp"]
+COLUMNS = ["type", "tier", "op", "max", "at_x", "correctly_rounded", "over_1_ulp", "max_ulp",
+           "sample_correct"]
 
 # each table: (type, tier) -> its markdown header cells after "op", and the data
 # columns they show (the sweep's --readme 1 row has the same cells, in this order)
@@ -18,6 +19,17 @@ TABLES = {
     ("f32", "fast"): (["max relative error, all 2^32 inputs", "at x =", "correctly rounded",
                        "max error (ULP)"], ["max", "at_x", "correctly_rounded", "max_ulp"]),
 }
+# the data columns a table keeps that its markdown does not show (the sweep's
+# --readme 1 row prints them after the shown ones): test_accuracy's exact count
+# of its every-4099th-pattern sample correctly rounded
+HIDDEN = {("f32", "accurate"): ["sample_correct"], ("f32", "fast"): ["sample_correct"]}
+
+
+def data_columns(ty, ti):
+    """The data columns of one table, in the sweep's --readme 1 order."""
+    return TABLES[(ty, ti)][1] + HIDDEN.get((ty, ti), [])
+
+
 for _ty in ("f16", "bf16"):
     for _ti in ("accurate", "fast"):
         TABLES[(_ty, _ti)] = (["max error (ULP of %s), all 65536 inputs" % _ty, "at x =", "correctly rounded"],
@@ -68,7 +80,8 @@ def sync(text, ops):
     head, rows = parse(text)
     have = {(r["type"], r["tier"], r["op"]): r for r in rows}
     out = []
-    for (ty, ti), (_, cols) in TABLES.items():
+    for ty, ti in TABLES:
+        cols = data_columns(ty, ti)
         for op in ops:
             r = have.get((ty, ti, op))
             if r is None:

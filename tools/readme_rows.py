@@ -6,7 +6,10 @@ every input of its table (2^32 floats, or all 65536 of a 16-bit type).
     python3 tools/readme_rows.py [--sweep build/tools/actk_sweep] [--all] [--op NAME]
 
 --all measures every row again (the f32 tables take about 10 minutes per op
-and tier on 2 cores); --op limits it to one op. The tests (test_accuracy,
+and tier on 2 cores); --op limits it to one op. --sample fills only the f32
+rows' sample_correct (test_accuracy's every-4099th-pattern sample, counted
+exactly; seconds per row) where it is empty, or in every row with --all: the
+full sweep counts the same subset, so both give the same number. The tests (test_accuracy,
 test_types) read the rows; then python3 tools/gen_ops.py writes
 docs/accuracy.md's tables and README's summary from them.
 """
@@ -41,18 +44,40 @@ def sweep_row(sweep, op, ty, tier):
     return cells[1:]
 
 
+def sample_count(sweep, op, tier):
+    """test_accuracy's sample correctly rounded, from a sweep over just it."""
+    cmd = [sweep, op, "--stride", "4099"]
+    if tier == "fast":
+        cmd += ["--tier", "fast"]
+    print("readme_rows: " + " ".join(cmd), flush=True)
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=True).stdout
+    m = re.findall(r"^\s*test_accuracy's sample \(every 4099th pattern\): (\d+) of", out, re.M)
+    if len(m) != 1:
+        sys.exit("readme_rows: %s printed no sample count:\n%s" % (" ".join(cmd), out))
+    return m[0]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sweep", default=os.path.join(ROOT, "build/tools/actk_sweep"))
     ap.add_argument("--all", action="store_true", help="measure every row, not only the '-' ones")
     ap.add_argument("--op", help="only this op's rows")
+    ap.add_argument("--sample", action="store_true", help="only the f32 rows' sample_correct")
     a = ap.parse_args()
     path = os.path.join(ROOT, acc.DATA)
     head, rows = acc.parse(open(path, encoding="utf-8").read())
     changed = 0
     for r in rows:
-        _, cols = acc.TABLES[(r["type"], r["tier"])]
+        cols = acc.data_columns(r["type"], r["tier"])
         if a.op and r["op"] != a.op:
+            continue
+        if a.sample:
+            if "sample_correct" not in cols or (r["sample_correct"] not in ("", "-") and not a.all):
+                continue
+            r["sample_correct"] = sample_count(a.sweep, r["op"], r["tier"])
+            changed += 1
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(acc.format_rows(head, rows))
             continue
         if not (a.all or all(r[c] == "-" for c in cols)):
             continue

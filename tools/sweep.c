@@ -18,6 +18,9 @@
  *                 [--vs-isa NAME]    also require bit identity with another set
  *                 [--from X --to Y]  only floats in [X, Y] (same sign), for analysis
  *
+ * Over all floats (stride 1, or --stride 4099 alone in seconds) it also counts
+ * test_accuracy's sample, every 4099th bit pattern, correctly rounded: the
+ * count docs/accuracy.tsv keeps (sample_correct) and the test compares.
  * OP is any unary or param op of the catalog (tools/catalog.h: erf, tanh, ...,
  * swish), or all (the unary ops). The kernels are called through the
  * implementation tables directly (XNNPACK's eval style), so the forced
@@ -46,6 +49,11 @@ static const char *const bucket_name[NBUCKET] = {"0",       "(0,0.5]", "(0.5,1]"
 #define NRBUCKET 7
 static const char *const rbucket_name[NRBUCKET] = {
     "0", "(0,2^-24]", "(2^-24,2^-22]", "(2^-22,2^-20]", "(2^-20,2^-19]", "(2^-19,2^-18]", ">2^-18"};
+/* test_accuracy's sample holds every SAMPLE_STRIDE-th bit pattern; a sweep over
+ * all 2^32 (or over that stride) also counts that subset's correctly rounded
+ * results, which the test then compares exactly (docs/accuracy.tsv's
+ * sample_correct): the sample's share is no estimate of the full one */
+#define SAMPLE_STRIDE 4099u
 
 typedef struct {
   const actk_op_info *op;
@@ -73,10 +81,11 @@ typedef struct {
   uint32_t first_failure;
   uint64_t mismatches; /* bits differ from the --vs-isa impl */
   uint32_t first_mismatch;
-  uint64_t correct;    /* correctly rounded */
-  uint64_t over1;      /* more than 1 ULP off, exactly */
-  uint64_t over_bound; /* over the bound, exactly */
-  uint64_t mpfr;       /* comparisons MPFR settled */
+  uint64_t correct;                       /* correctly rounded */
+  uint64_t sample_correct, sample_judged; /* the same over u % SAMPLE_STRIDE == 0 */
+  uint64_t over1;                         /* more than 1 ULP off, exactly */
+  uint64_t over_bound;                    /* over the bound, exactly */
+  uint64_t mpfr;                          /* comparisons MPFR settled */
 } tally;
 
 static void run_op(const job *j, const actk_impl *impl, const float *x, float *y, size_t n) {
@@ -166,11 +175,14 @@ static void *worker(void *arg) {
       if (j->vs && memcmp(&y[k], &y2[k], 4) != 0 && !(isnan(y[k]) && isnan(y2[k]))) {
         if (!t->mismatches++) t->first_mismatch = u;
       }
+      const int in_sample = u % SAMPLE_STRIDE == 0;
+      t->sample_judged += (uint64_t)in_sample;
       if (isinf(e)) {
         if (!t->failures++) t->first_failure = u;
         continue;
       }
       t->correct += (uint64_t)v.correct;
+      t->sample_correct += (uint64_t)(in_sample && v.correct);
       t->over1 += (uint64_t)v.over[1];
       /* the bound, exactly where it is 1 or 2 ULP (the accurate tier's) */
       int over = j->bound_ulp == 1 || j->bound_ulp == 2 ? v.over[(int)j->bound_ulp]
@@ -272,6 +284,8 @@ static int sweep_one(const actk_op_info *op, float alpha, const actk_impl *impl,
       all.first_mismatch = tl[i].first_mismatch;
     all.mismatches += tl[i].mismatches;
     all.correct += tl[i].correct;
+    all.sample_correct += tl[i].sample_correct;
+    all.sample_judged += tl[i].sample_judged;
     all.over1 += tl[i].over1;
     all.over_bound += tl[i].over_bound;
     all.mpfr += tl[i].mpfr;
@@ -319,6 +333,18 @@ static int sweep_one(const actk_op_info *op, float alpha, const actk_impl *impl,
   printf("  correctly rounded: %" PRIu64 " of %" PRIu64 " (%.4f%%, NaN inputs included); over 1 "
          "ULP: %" PRIu64 "; comparisons settled by MPFR: %" PRIu64 "\n",
          all.correct, judged, 100.0 * (double)all.correct / (double)judged, all.over1, all.mpfr);
+  /* the test's sample is whole when the sweep covers every pattern, or every
+   * SAMPLE_STRIDE-th one (a prime: no other stride holds it) */
+  const int sample_whole =
+      first == 0 && span == (UINT64_C(1) << 32) && (stride == 1 || stride == SAMPLE_STRIDE);
+  char sample[24] = "-";
+  if (sample_whole) {
+    snprintf(sample, sizeof sample, "%" PRIu64, all.sample_correct);
+    printf("  test_accuracy's sample (every %uth pattern): %" PRIu64 " of %" PRIu64
+           " correctly rounded (%.4f%%)\n",
+           SAMPLE_STRIDE, all.sample_correct, all.sample_judged,
+           100.0 * (double)all.sample_correct / (double)all.sample_judged);
+  }
   if (bd.readme) { /* README's accuracy row for this tier (tests/readme_table.h reads it) */
     uint64_t total = 0, over1 = all.over1;
     for (int b = 0; b < NBUCKET; b++) total += all.hist[b];
@@ -327,11 +353,11 @@ static int sweep_one(const actk_op_info *op, float alpha, const actk_impl *impl,
     snprintf(pct, sizeof pct, "%.2f%%",
              100.0 * (double)all.correct / (double)(total + all.failures));
     if (op->bound_rel > 0)
-      printf("  readme: | %s | %.4g (2^%.2f) | %.9g | %s | %.3f |\n", row, all.max_rel,
-             log2(all.max_rel), (double)xw, pct, all.max_err);
+      printf("  readme: | %s | %.4g (2^%.2f) | %.9g | %s | %.3f | %s |\n", row, all.max_rel,
+             log2(all.max_rel), (double)xw, pct, all.max_err, sample);
     else
-      printf("  readme: | %s | %.3f | %.9g | %s | %" PRIu64 " |\n", row, all.max_err, (double)xw,
-             pct, over1);
+      printf("  readme: | %s | %.3f | %.9g | %s | %" PRIu64 " | %s |\n", row, all.max_err,
+             (double)xw, pct, over1, sample);
   }
   if (j.mono) {
     printf("  monotone: %" PRIu64 " steps down", all.dips);
