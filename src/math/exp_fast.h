@@ -1,5 +1,6 @@
-/* e^-x for the fast tier: relative error 2^-20.9 (floor form, monotone: never rises as x rises)
- * or 2^-23.4 (nearest form), plus n 2^-28.5 from ln2 as one float (coeffs_fast.h).
+/* e^-x for the fast tier: relative error 2^-20.9 (floor form, monotone: never rises as x rises),
+ * 2^-21.1 (nearest form of the table) or 2^-23.4 (nearest form in steps of ln2), plus n 2^-28.5
+ * from ln2 as one float (coeffs_fast.h; n counts steps of ln2).
  * Domain: callers keep the result's exponent within [-126, 127] (x in [-87.3, 87.3]); no special
  * values (NaN and infinities are kept off this path by its callers).
  *
@@ -13,9 +14,14 @@
  * [0, ln2] with a VSCALEFPS (Zen 4, 64 Ki, one thread, actk_ratio): sigmoid 0.238 -> 0.193
  * ns/element on AVX-512, 0.271 -> 0.241 on AVX2 (three FMAs fewer for a table lookup; gelu
  * takes the same table, docs/performance.md).
- * Nearest form (exp_fast_neg_round): e^-x = 2^n P(r), n = round(-x / ln2), |r| <= ln2/2,
- * 2^n by vf_ldexp_exact (one VSCALEFPS on AVX-512, t's bits elsewhere); not monotone near
- * x = 0 (P's rounding steps oppose r there), so only non-monotone ops use it. */
+ * Nearest form of the table (exp_fast_neg_round_lut, for silu, swish, quick_gelu and swiglu):
+ * n = round(-16 x / ln2) by one fma (no -1/2), |r| <= ln2/32, P of degree 2 fitted freely; the
+ * same lever as sigmoid's: silu 0.252 -> 0.192 ns/element on AVX-512, 0.239 -> 0.219 on AVX2
+ * (Zen 4, 64 Ki); the floor form measured 0.203 and 0.242 there (docs/performance.md).
+ * Nearest form in steps of ln2 (exp_fast_neg_round, for mish and softplus): e^-x = 2^n P(r),
+ * n = round(-x / ln2), |r| <= ln2/2, degree 5, 2^n by vf_ldexp_exact (one VSCALEFPS on AVX-512,
+ * t's bits elsewhere). The nearest forms are not monotone near x = 0 (P's rounding steps oppose
+ * r there), so only non-monotone ops use them. */
 #ifndef ACTK_MATH_EXP_FAST_H
 #define ACTK_MATH_EXP_FAST_H
 
@@ -50,6 +56,20 @@ ACTK_INLINE exp_fast_lut exp_fast_neg(vf x) {
   vf q = vf_fma(vf_sub(t, magic), vf_splat(ACTK_LN2_F / 16.0f), x);
   vf w = vf_fnma(q, vf_splat(ACTK_FEXPT_C2), vf_splat(ACTK_FEXPT_C1));
   e.p = vf_fnma(q, w, vf_splat(1.0f));
+  e.s = exp_fast_pow16(t);
+  return e;
+}
+
+/* e^-x = s p, nearest form of the same table: s = 2^(n/16), n = round(-16 x / ln2) by one fma,
+ * p = P(q) ~ e^-q for q = x + n ln2/16 in [-ln2/32, ln2/32]. One addition fewer than the floor
+ * form (no -1/2); not monotone (P's rounding steps oppose q where n steps). */
+ACTK_INLINE exp_fast_lut exp_fast_neg_round_lut(vf x) {
+  const vf magic = vf_splat(ACTK_ROUND_MAGIC);
+  exp_fast_lut e;
+  vf t = vf_fma(x, vf_splat(-16.0f * ACTK_LOG2E), magic);
+  vf q = vf_fma(vf_sub(t, magic), vf_splat(ACTK_LN2_F / 16.0f), x);
+  vf w = vf_fma(q, vf_splat(ACTK_FEXPTN_C2), vf_splat(ACTK_FEXPTN_C1));
+  e.p = vf_fma(q, w, vf_splat(1.0f));
   e.s = exp_fast_pow16(t);
   return e;
 }

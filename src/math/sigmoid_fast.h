@@ -1,21 +1,23 @@
 /* sigmoid(x), swish(x, alpha) = x sigmoid(alpha x), fast tier.
- * Relative error over all floats 2^-20.03 (sigmoid, monotone), 2^-21.14 (silu), 2^-19.63
+ * Relative error over all floats 2^-20.03 (sigmoid, monotone), 2^-20.20 (silu), 2^-19.26
  * (quick_gelu); bound 2^-18.
  * Domain: every float; lanes with alpha x below -87 (-24 for swish with alpha != 1), NaN among
  * them, take the accurate kernel. Special values: those of the accurate tier (sigmoid.h).
  *
- * y = x / (1 + E), E = e^-z = 2^n P (exp_fast.h), d = 1 + E with one fma (sigmoid: s p + 1 with
- * s = 2^(n/16) from the table, one rounding; silu and swish: p 2^n is exact): the division is
- * the only other rounding. z is clamped at 24 from above (E < 2^-34 there: d rounds
- * to 1 either way). Down to z = -87 E stays finite and y = x / d keeps its relative accuracy
- * even where it is subnormal (one correctly rounded division); below, E would overflow: those
- * lanes, rare in activations, are the accurate kernel's (selected per lane).
- * sigmoid uses exp's floor form (16-entry table, degree 2): E never rises with x and every later
- * step is correctly rounded, so sigmoid never steps down. The division stays: division-free
- * forms did not pay (a piecewise polynomial needs a lookup and an FMA per degree, more than the
- * division's 0.024 ns/element on AVX-512; see docs/performance.md). silu, swish and quick_gelu are
- * not monotone and take the nearest form (one addition fewer). swish rounds z = alpha x, |z| 2^-24
- * of relative error: its fast lanes stop at z = -24 (x = -14.1 for quick_gelu; -32 cost 2^-19.3).
+ * y = x / (1 + E), E = e^-z = s p (exp_fast.h: s = 2^(n/16) from a 16-entry table, p = P(r) of
+ * degree 2), d = s p + 1 with one fma, one rounding; the division is the only other rounding.
+ * z is clamped at 24 from above (E < 2^-34 there: d rounds to 1 either way; 16 n >= -554, inside
+ * the table's exponent range). Down to z = -87 (16 n <= 2008 < 2047) E stays finite and y = x / d
+ * keeps its relative accuracy even where it is subnormal (one correctly rounded division); below,
+ * E would overflow: those lanes, rare in activations, are the accurate kernel's (selected per
+ * lane). sigmoid uses exp's floor form: E never rises with x and every later step is correctly
+ * rounded, so sigmoid never steps down. The division stays: division-free forms did not pay (a
+ * piecewise polynomial needs a lookup and an FMA per degree, more than the division's 0.024
+ * ns/element on AVX-512; see docs/performance.md). silu, swish and quick_gelu are not monotone
+ * and take the table's nearest form (one addition fewer: 0.192 against 0.203 ns/element for
+ * silu on AVX-512; the degree-5 exponential with a VSCALEFPS took 0.252). P's error (2^-21.1)
+ * adds to that of ln2 as one float (126 steps of ln2 at z = -87: 2^-22) and, for swish, to the
+ * rounding of z = alpha x (|z| 2^-24): its fast lanes stop at z = -24 (x = -14.1 for quick_gelu).
  */
 #ifndef ACTK_MATH_SIGMOID_FAST_H
 #define ACTK_MATH_SIGMOID_FAST_H
@@ -36,8 +38,8 @@ ACTK_INLINE vf sigmoid_fast_v(vf x) {
 
 /* x / (1 + e^-z) for z >= -87 (z is clamped at 24 here), nearest-form exponential. */
 ACTK_INLINE vf logistic_fast_round(vf x, vf z) {
-  exp_fast e = exp_fast_neg_round(vf_min(vf_splat(24.0f), z)); /* NaN passes: not a fast lane */
-  return vf_div(x, exp_fast_fma(&e, vf_splat(1.0f)));
+  exp_fast_lut e = exp_fast_neg_round_lut(vf_min(vf_splat(24.0f), z)); /* NaN: not a fast lane */
+  return vf_div(x, exp_fast_lut_fma(&e, vf_splat(1.0f)));
 }
 
 ACTK_RARE_LANES(silu_fast_v_rare, silu_v)
