@@ -24,37 +24,32 @@ import accuracy_tables as acc
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def sweep_row(sweep, op, ty, tier):
-    """The cells after op of the sweep's --readme row for one table."""
-    cmd = [sweep, op, "--readme", "1"]
-    if ty != "f32":
-        cmd += ["--type", ty]
-    if tier == "fast":
-        cmd += ["--tier", "fast"]
-    if ty == "f32":
-        cmd += ["--mono", "1"]
+def sweep_line(sweep, op, tier, args, pattern, what):
+    """The one match of pattern in the output of actk_sweep OP [--tier fast] args."""
+    cmd = [sweep, op] + args + (["--tier", "fast"] if tier == "fast" else [])
     print("readme_rows: " + " ".join(cmd), flush=True)
     out = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=True).stdout
-    rows = re.findall(r"^\s*readme: (\|.*\|)\s*$", out, re.M)
-    if len(rows) != 1:
-        sys.exit("readme_rows: %s printed %d readme rows:\n%s" % (" ".join(cmd), len(rows), out))
-    cells = [c.strip().strip("`") for c in rows[0].strip().strip("|").split("|")]
+    found = re.findall(pattern, out, re.M)
+    if len(found) != 1:
+        sys.exit("readme_rows: %s printed %d %s:\n%s" % (" ".join(cmd), len(found), what, out))
+    return found[0]
+
+
+def sweep_row(sweep, op, ty, tier):
+    """The cells after op of the sweep's --readme row for one table."""
+    args = ["--readme", "1"] + (["--type", ty] if ty != "f32" else ["--mono", "1"])
+    row = sweep_line(sweep, op, tier, args, r"^\s*readme: (\|.*\|)\s*$", "readme rows")
+    cells = [c.strip().strip("`") for c in row.strip().strip("|").split("|")]
     if cells[0] != op:
-        sys.exit("readme_rows: %s printed a row for %r" % (" ".join(cmd), cells[0]))
+        sys.exit("readme_rows: the sweep of %s printed a row for %r" % (op, cells[0]))
     return cells[1:]
 
 
 def sample_count(sweep, op, tier):
     """test_accuracy's sample correctly rounded, from a sweep over just it."""
-    cmd = [sweep, op, "--stride", "4099"]
-    if tier == "fast":
-        cmd += ["--tier", "fast"]
-    print("readme_rows: " + " ".join(cmd), flush=True)
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=True).stdout
-    m = re.findall(r"^\s*test_accuracy's sample \(every 4099th pattern\): (\d+) of", out, re.M)
-    if len(m) != 1:
-        sys.exit("readme_rows: %s printed no sample count:\n%s" % (" ".join(cmd), out))
-    return m[0]
+    return sweep_line(sweep, op, tier, ["--stride", "4099"],
+                      r"^\s*test_accuracy's sample \(every 4099th pattern\): (\d+) of",
+                      "sample counts")
 
 
 def main():
