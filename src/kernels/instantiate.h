@@ -27,12 +27,12 @@
 #include "../math/rope.h"
 #include "../registry.h"
 
-/* Two vectors per step for the types whose implementation converts them cheaper
- * that way (ACTK_PAIR_<type> of the vector contract: bf16 on AVX-512 and AVX2), one otherwise.
- * ACTK_PAIR(type) is a constant 0 or 1, so the pair loop of the other types is dead
- * code; for them ACTK_LOAD_PAIR and ACTK_STORE_PAIR name two single-vector steps
- * (so that it compiles). Whole pairs first, then single vectors, then the masked
- * tail: each element's result is the same whichever step it falls in. */
+/* Pair loads and stores for the types whose implementation converts two vectors cheaper
+ * at once (ACTK_PAIR_<type> of the vector contract: bf16 on AVX-512 and AVX2); for the
+ * others ACTK_LOAD_PAIR and ACTK_STORE_PAIR name two single-vector steps. ACTK_STEP2(type)
+ * below, a constant 0 or 1, says whether a loop takes pairs (otherwise its pair loop is dead
+ * code). Whole pairs first, then single vectors, then the masked tail: each element's result
+ * is the same whichever step it falls in. */
 #ifndef ACTK_PAIR_f32
 #define ACTK_PAIR_f32 0
 #endif
@@ -43,6 +43,17 @@
 #define ACTK_PAIR_bf16 0
 #endif
 #define ACTK_PAIR(type) ACTK_PAIR_##type
+/* Whether a loop takes two vectors per step: the pair types above, and f16 with two single
+ * loads, whose cores are serial chains (gelu's: Horner's G, then e^G) that leave the
+ * out-of-order window short of work one vector at a time. Zen 4, 64 Ki, old and new binaries
+ * alternated 6 times: packed swiglu, geglu and geglu_tanh f16 fast 8% faster on AVX-512, 5-11%
+ * on AVX2 (actk_ratio --gated); the unary f16 kernels 1-5% (fast) and 2-8% (accurate) on
+ * AVX-512, 2-7% and 2-12% on AVX2 (actk_ratio --types). f32 the same way measured mixed
+ * (gated swiglu 0.207 -> 0.194 on AVX-512, geglu and geglu_tanh level): one. */
+#define ACTK_STEP2_f32 ACTK_PAIR_f32
+#define ACTK_STEP2_f16 1
+#define ACTK_STEP2_bf16 ACTK_PAIR_bf16
+#define ACTK_STEP2(type) ACTK_STEP2_##type
 #define ACTK_PAIR_IMPL_0(type, op, q) op##_single_##type
 #define ACTK_PAIR_IMPL_1(type, op, q) vf_##op##_pair_##type##q
 #define ACTK_PAIR_IMPL(flag, type, op, q) ACTK_PAIR_IMPL_##flag(type, op, q)
@@ -71,7 +82,7 @@
     const T *x = (const T *)xv;                                                                    \
     T *y = (T *)yv;                                                                                \
     size_t i = 0;                                                                                  \
-    if (ACTK_PAIR(type))                                                                           \
+    if (ACTK_STEP2(type))                                                                          \
       for (; i + 2 * VLEN <= n; i += 2 * VLEN) {                                                   \
         vf a, b;                                                                                   \
         ACTK_LOAD_PAIR(type, x + i, &a, &b);                                                       \
@@ -90,7 +101,7 @@
   T *y = (T *)yv;                                                                                  \
   const vf va = vf_splat(alpha);                                                                   \
   size_t i = 0;                                                                                    \
-  if (ACTK_PAIR(type))                                                                             \
+  if (ACTK_STEP2(type))                                                                            \
     for (; i + 2 * VLEN <= n; i += 2 * VLEN) {                                                     \
       vf a, b;                                                                                     \
       ACTK_LOAD_PAIR(type, x + i, &a, &b);                                                         \
@@ -120,7 +131,7 @@
 #define ACTK_BIAS_ROW(name, f, add, type, T)                                                       \
   ACTK_NOINLINE static void name(const T *x, const T *b, T *y, size_t len) {                       \
     size_t j = 0;                                                                                  \
-    if (ACTK_PAIR(type))                                                                           \
+    if (ACTK_STEP2(type))                                                                          \
       for (; j + 2 * VLEN <= len; j += 2 * VLEN) {                                                 \
         vf x0, x1, b0, b1;                                                                         \
         ACTK_LOAD_PAIR(type, x + j, &x0, &x1);                                                     \
@@ -162,21 +173,12 @@
 
 /* ---- gated: y = f(gate) * up (math/gated.h) ---- */
 
-/* f16 takes two vectors per step here as well (two single loads): two independent chains per
- * step, where the f16 cores' serial ones (gelu's: Horner's G, then e^G) leave the out-of-order
- * window short of work with one. Zen 4, 64 Ki packed, actk_ratio --gated: swiglu, geglu and
- * geglu_tanh f16 fast 8% faster on AVX-512, 5-11% on AVX2. f32 the same way measured mixed
- * (swiglu 0.207 -> 0.194 on AVX-512, geglu and geglu_tanh level, AVX2 within its noise): one. */
-#define ACTK_GATED_PAIR_f32 ACTK_PAIR_f32
-#define ACTK_GATED_PAIR_f16 1
-#define ACTK_GATED_PAIR_bf16 ACTK_PAIR_bf16
-
 #define ACTK_GATED_KERNEL(name, fn, type, T)                                                       \
   ACTK_NOINLINE static void name(const void *gv, const void *uv, void *yv, size_t n) {             \
     const T *g = (const T *)gv, *u = (const T *)uv;                                                \
     T *y = (T *)yv;                                                                                \
     size_t i = 0;                                                                                  \
-    if (ACTK_GATED_PAIR_##type)                                                                    \
+    if (ACTK_STEP2(type))                                                                          \
       for (; i + 2 * VLEN <= n; i += 2 * VLEN) {                                                   \
         vf g0, g1, u0, u1, p0, p1;                                                                 \
         ACTK_LOAD_PAIR(type, g + i, &g0, &g1);                                                     \
