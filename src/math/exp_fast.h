@@ -14,11 +14,12 @@
  * [0, ln2] with a VSCALEFPS (Zen 4, 64 Ki, one thread, actk_ratio): sigmoid 0.238 -> 0.193
  * ns/element on AVX-512, 0.271 -> 0.241 on AVX2 (three FMAs fewer for a table lookup; gelu
  * takes the same table, docs/performance.md).
- * Nearest form of the table (exp_fast_neg_round_lut, for silu, swish, quick_gelu and swiglu):
- * n = round(-16 x / ln2) by one fma (no -1/2), |r| <= ln2/32, P of degree 2 fitted freely; the
- * same lever as sigmoid's: silu 0.252 -> 0.192 ns/element on AVX-512, 0.239 -> 0.219 on AVX2
- * (Zen 4, 64 Ki); the floor form measured 0.203 and 0.242 there (docs/performance.md).
- * Nearest form in steps of ln2 (exp_fast_neg_round, for mish and softplus): e^-x = 2^n P(r),
+ * Nearest form of the table (exp_fast_neg_round_lut, for silu, swish, quick_gelu, swiglu and
+ * mish): n = round(-16 x / ln2) by one fma (no -1/2), |r| <= ln2/32, P of degree 2 fitted
+ * freely; the same lever as sigmoid's: silu 0.252 -> 0.192 ns/element on AVX-512, 0.239 ->
+ * 0.219 on AVX2 (Zen 4, 64 Ki); the floor form measured 0.203 and 0.242 there; mish 0.302 ->
+ * 0.239 and 0.338 -> 0.316 (docs/performance.md).
+ * Nearest form in steps of ln2 (exp_fast_neg_round, for softplus): e^-x = 2^n P(r),
  * n = round(-x / ln2), |r| <= ln2/2, degree 5, 2^n by vf_ldexp_exact (one VSCALEFPS on AVX-512,
  * t's bits elsewhere). The nearest forms are not monotone near x = 0 (P's rounding steps oppose
  * r there), so only non-monotone ops use them. */

@@ -18,9 +18,9 @@ LN2 = float(mp.log(2))
 # of the index, EXPT_PAD), 2^(j/16) from a 16-entry table and P of degree 2: all of P's Horner
 # terms are >= 0 and each step is monotone, and P sits below e^r at ln2/16 (checked: at least
 # EXPT_BELOW ulp, more than the table's rounding) so that where n steps, 2^((n-1)/16) P(r^-)
-# <= 2^(n/16) P(0^+). silu, swish and quick_gelu (not monotone) round the index to nearest
-# with the same table: e^-q ~ P(q) on |q| <= ln2/32 + EXPT_PAD, degree EXPTN_DEG. mish and
-# softplus round to nearest in steps of ln2, |r| <= ln2/2 + 2^-12, degree 5.
+# <= 2^(n/16) P(0^+). silu, swish, quick_gelu and mish (not monotone) round the index to
+# nearest with the same table: e^-q ~ P(q) on |q| <= ln2/32 + EXPT_PAD, degree EXPTN_DEG.
+# softplus rounds to nearest in steps of ln2, |r| <= ln2/2 + 2^-12, degree 5.
 EXP_DEG = 5
 EXPT_N, EXPT_DEG = 16, 2
 EXPT_PAD = 2.0 ** -14
@@ -101,8 +101,8 @@ def exp_table_round_coeffs():
     top = LN2 / (2 * EXPT_N) + EXPT_PAD
     c, x, p = poly_fit(lambda x: np.exp(-x), -top, top, EXPTN_DEG)
     rel = p / np.exp(-x) - 1
-    out = ['/* e^-q ~ 1 + q (C1 + q C2) on |q| <= ln2/32 (silu, swish, quick_gelu: table, round to '
-           'nearest): relative error 2^%.1f */\n' % np.log2(np.abs(rel).max())]
+    out = ['/* e^-q ~ 1 + q (C1 + q C2) on |q| <= ln2/32 (silu, swish, quick_gelu, mish: '
+           'table, nearest): relative error 2^%.1f */\n' % np.log2(np.abs(rel).max())]
     for k, v in enumerate(c):
         out.append('#define ACTK_FEXPTN_C%d %s\n' % (k + 1, mlit(v)))
     return ''.join(out)
@@ -112,8 +112,8 @@ def exp_round_coeffs():
     # P(q) ~ e^-q, |q| <= ln2/2: e^-z = 2^n P(z + n ln2)
     c, x, p = poly_fit(lambda x: np.exp(-x), -EXPR_R, EXPR_R, EXP_DEG)
     rel = p / np.exp(-x) - 1
-    out = ['/* e^-q ~ 1 + q (C1 + q (C2 + ... + q C%d)) on |q| <= ln2/2 (mish, softplus, round '
-           'to nearest): relative error 2^%.1f */\n' % (EXP_DEG, np.log2(np.abs(rel).max()))]
+    out = ['/* e^-q ~ 1 + q (C1 + q (C2 + ... + q C%d)) on |q| <= ln2/2 (softplus, round to '
+           'nearest): relative error 2^%.1f */\n' % (EXP_DEG, np.log2(np.abs(rel).max()))]
     for k, v in enumerate(c):
         out.append('#define ACTK_FEXPR_C%d %s\n' % (k + 1, mlit(v)))
     return ''.join(out)
