@@ -10,17 +10,10 @@ static const float actk_fexpt_tab[16] = {
     0x1p+0f,        0x1.fb5586p-1f, 0x1.f72b84p-1f, 0x1.f387a6p-1f, 0x1.f06fep-1f,  0x1.edea64p-1f,
     0x1.ebfdaep-1f, 0x1.eab07ep-1f, 0x1.ea09e6p-1f, 0x1.ea1148p-1f, 0x1.eace54p-1f, 0x1.ec4918p-1f,
     0x1.ee89fap-1f, 0x1.f199bep-1f, 0x1.f5818ep-1f, 0x1.fa4afap-1f};
-/* e^-q ~ 1 + q (C1 + q C2) on |q| <= ln2/32 (silu, swish, quick_gelu: table, round to nearest):
- * relative error 2^-21.1 */
+/* e^-q ~ 1 + q (C1 + q C2) on |q| <= ln2/32 (silu, swish, quick_gelu, mish, softplus: table,
+ * nearest): relative error 2^-21.1 */
 #define ACTK_FEXPTN_C1 (-0x1.0003dap+0f)
 #define ACTK_FEXPTN_C2 0x1.fffff2p-2f
-/* e^-q ~ 1 + q (C1 + q (C2 + ... + q C5)) on |q| <= ln2/2 (mish, softplus, round to nearest):
- * relative error 2^-23.4 */
-#define ACTK_FEXPR_C1 (-0x1.fffff6p-1f)
-#define ACTK_FEXPR_C2 0x1.fffdc4p-2f
-#define ACTK_FEXPR_C3 (-0x1.555a7ep-3f)
-#define ACTK_FEXPR_C4 0x1.573ae8p-5f
-#define ACTK_FEXPR_C5 (-0x1.0fa18p-7f)
 /* -expm1(-2r)/2 ~ r + r^2 (Q0 + r (Q1 + r (Q2 + r Q3))) on |r| <= ln2/4 (tanh): relative error
  * 2^-21.1 */
 #define ACTK_FTANH_Q0 (-0x1.fffe7p-1f)

@@ -1,6 +1,6 @@
-/* e^-x for the fast tier: relative error 2^-20.9 (floor form, monotone: never rises as x rises),
- * 2^-21.1 (nearest form of the table) or 2^-23.4 (nearest form in steps of ln2), plus n 2^-28.5
- * from ln2 as one float (coeffs_fast.h; n counts steps of ln2).
+/* e^-x for the fast tier: relative error 2^-20.9 (floor form, monotone: never rises as x rises)
+ * or 2^-21.1 (nearest form), plus n 2^-28.5 from ln2 as one float (coeffs_fast.h; n counts steps
+ * of ln2).
  * Domain: callers keep the result's exponent within [-126, 127] (x in [-87.3, 87.3]); no special
  * values (NaN and infinities are kept off this path by its callers).
  *
@@ -14,25 +14,18 @@
  * [0, ln2] with a VSCALEFPS (Zen 4, 64 Ki, one thread, actk_ratio): sigmoid 0.238 -> 0.193
  * ns/element on AVX-512, 0.271 -> 0.241 on AVX2 (three FMAs fewer for a table lookup; gelu
  * takes the same table, docs/performance.md).
- * Nearest form of the table (exp_fast_neg_round_lut, for silu, swish, quick_gelu and swiglu):
- * n = round(-16 x / ln2) by one fma (no -1/2), |r| <= ln2/32, P of degree 2 fitted freely; the
- * same lever as sigmoid's: silu 0.252 -> 0.192 ns/element on AVX-512, 0.239 -> 0.219 on AVX2
- * (Zen 4, 64 Ki); the floor form measured 0.203 and 0.242 there (docs/performance.md).
- * Nearest form in steps of ln2 (exp_fast_neg_round, for mish and softplus): e^-x = 2^n P(r),
- * n = round(-x / ln2), |r| <= ln2/2, degree 5, 2^n by vf_ldexp_exact (one VSCALEFPS on AVX-512,
- * t's bits elsewhere). The nearest forms are not monotone near x = 0 (P's rounding steps oppose
- * r there), so only non-monotone ops use them. */
+ * Nearest form (exp_fast_neg_round_lut, for silu, swish, quick_gelu, swiglu, mish and
+ * softplus): n = round(-16 x / ln2) by one fma (no -1/2), |r| <= ln2/32, P of degree 2 fitted
+ * freely; the same lever as sigmoid's, against 2^n times a degree-5 P on |r| <= ln2/2 with a
+ * VSCALEFPS (Zen 4, 64 Ki, ns/element, AVX-512 and AVX2): silu 0.252 -> 0.192 and 0.239 ->
+ * 0.219 (the floor form measured 0.203 and 0.242 there), mish 0.302 -> 0.239 and 0.338 ->
+ * 0.316, softplus 0.427 -> 0.369 and 0.571 -> 0.523 (docs/performance.md). Not monotone near
+ * x = 0 (P's rounding steps oppose r there), so only non-monotone ops use it. */
 #ifndef ACTK_MATH_EXP_FAST_H
 #define ACTK_MATH_EXP_FAST_H
 
 #include "coeffs_fast.h"
 #include "exp_core.h"
-
-typedef struct {
-  vf p; /* e^r */
-  vf n; /* n, an integer-valued float */
-  vf t; /* n + ACTK_ROUND_MAGIC */
-} exp_fast;
 
 /* 2^(n/16) for t = n + ACTK_ROUND_MAGIC, n in [-2016, 2047] (n >> 4 within [-126, 127]): the
  * table's rounding of 2^((n & 15)/16) with n >> 4 added to its exponent, both by one integer
@@ -76,25 +69,5 @@ ACTK_INLINE exp_fast_lut exp_fast_neg_round_lut(vf x) {
 
 /* s p + c with one rounding. */
 ACTK_INLINE vf exp_fast_lut_fma(const exp_fast_lut *e, vf c) { return vf_fma(e->s, e->p, c); }
-
-/* e^-x = 2^n p, nearest form: p = P(q), q = x + n ln2 in [-ln2/2, ln2/2], P ~ e^-q. */
-ACTK_INLINE exp_fast exp_fast_neg_round(vf x) {
-  const vf magic = vf_splat(ACTK_ROUND_MAGIC);
-  exp_fast e;
-  e.t = vf_fma(x, vf_splat(-ACTK_LOG2E), magic);
-  e.n = vf_sub(e.t, magic);
-  vf q = vf_fma(e.n, vf_splat(ACTK_LN2_F), x);
-  vf w = vf_fma(vf_splat(ACTK_FEXPR_C5), q, vf_splat(ACTK_FEXPR_C4));
-  w = vf_fma(w, q, vf_splat(ACTK_FEXPR_C3));
-  w = vf_fma(w, q, vf_splat(ACTK_FEXPR_C2));
-  w = vf_fma(w, q, vf_splat(ACTK_FEXPR_C1));
-  e.p = vf_fma(w, q, vf_splat(1.0f));
-  return e;
-}
-
-/* 2^n p + c: p 2^n is exact (a normal float), so one rounding on every implementation. */
-ACTK_INLINE vf exp_fast_fma(const exp_fast *e, vf c) {
-  return vf_fma(vf_ldexp_exact(vf_splat(1.0f), e->n, e->t), e->p, c);
-}
 
 #endif

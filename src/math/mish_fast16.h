@@ -9,8 +9,8 @@
  *             zero kept.
  *
  * mish_fast.h's form, y = x n / (n + 2), n = u (u + 2), with u = e^min(x, 12) from exp16_pos
- * (a cubic, 2^n by a shift and one multiply) in place of the f32 fast tier's degree-5 exp
- * and VSCALEFPS. At the clamp 12, u > 2^34 even 2^-13 low, so n + 2 rounds to n and y = x
+ * (a cubic, 2^n by a shift and one multiply) in place of the f32 fast tier's 16-entry table
+ * and quadratic. At the clamp 12, u > 2^34 even 2^-13 low, so n + 2 rounds to n and y = x
  * (+inf included), as there. The division stays: mish's tail (x u for x -> -inf) and its
  * rise to x leave no cheaper form of one float core. */
 #ifndef ACTK_MATH_MISH_FAST16_H

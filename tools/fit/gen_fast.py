@@ -18,15 +18,13 @@ LN2 = float(mp.log(2))
 # of the index, EXPT_PAD), 2^(j/16) from a 16-entry table and P of degree 2: all of P's Horner
 # terms are >= 0 and each step is monotone, and P sits below e^r at ln2/16 (checked: at least
 # EXPT_BELOW ulp, more than the table's rounding) so that where n steps, 2^((n-1)/16) P(r^-)
-# <= 2^(n/16) P(0^+). silu, swish and quick_gelu (not monotone) round the index to nearest
-# with the same table: e^-q ~ P(q) on |q| <= ln2/32 + EXPT_PAD, degree EXPTN_DEG. mish and
-# softplus round to nearest in steps of ln2, |r| <= ln2/2 + 2^-12, degree 5.
-EXP_DEG = 5
+# <= 2^(n/16) P(0^+). silu, swish, quick_gelu, mish and softplus (not monotone) round the
+# index to nearest with the same table: e^-q ~ P(q) on |q| <= ln2/32 + EXPT_PAD, degree
+# EXPTN_DEG.
 EXPT_N, EXPT_DEG = 16, 2
 EXPT_PAD = 2.0 ** -14
 EXPT_BELOW = 2.0
 EXPTN_DEG = 2
-EXPR_R = LN2 / 2 + 2.0 ** -12
 # tanh: (1 - e^-2a) / (1 + e^-2a) with e^-2a = 2^n e^-2r, p = -expm1(-2r)/2 = r + r^2 Q(r),
 # |r| <= ln2/4 (+ the rounding of the index), Q of degree 3, relative error of p.
 TANH_R = LN2 / 4 + 2.0 ** -17
@@ -101,21 +99,10 @@ def exp_table_round_coeffs():
     top = LN2 / (2 * EXPT_N) + EXPT_PAD
     c, x, p = poly_fit(lambda x: np.exp(-x), -top, top, EXPTN_DEG)
     rel = p / np.exp(-x) - 1
-    out = ['/* e^-q ~ 1 + q (C1 + q C2) on |q| <= ln2/32 (silu, swish, quick_gelu: table, round to '
-           'nearest): relative error 2^%.1f */\n' % np.log2(np.abs(rel).max())]
+    out = ['/* e^-q ~ 1 + q (C1 + q C2) on |q| <= ln2/32 (silu, swish, quick_gelu, mish, '
+           'softplus: table, nearest): relative error 2^%.1f */\n' % np.log2(np.abs(rel).max())]
     for k, v in enumerate(c):
         out.append('#define ACTK_FEXPTN_C%d %s\n' % (k + 1, mlit(v)))
-    return ''.join(out)
-
-
-def exp_round_coeffs():
-    # P(q) ~ e^-q, |q| <= ln2/2: e^-z = 2^n P(z + n ln2)
-    c, x, p = poly_fit(lambda x: np.exp(-x), -EXPR_R, EXPR_R, EXP_DEG)
-    rel = p / np.exp(-x) - 1
-    out = ['/* e^-q ~ 1 + q (C1 + q (C2 + ... + q C%d)) on |q| <= ln2/2 (mish, softplus, round '
-           'to nearest): relative error 2^%.1f */\n' % (EXP_DEG, np.log2(np.abs(rel).max()))]
-    for k, v in enumerate(c):
-        out.append('#define ACTK_FEXPR_C%d %s\n' % (k + 1, mlit(v)))
     return ''.join(out)
 
 
@@ -331,6 +318,6 @@ def gelu_tanh_coeffs():
 
 
 if __name__ == '__main__':
-    body = (exp_table_coeffs() + exp_table_round_coeffs() + exp_round_coeffs() + tanh_coeffs() + expm1_coeffs() + erf_coeffs() +
+    body = (exp_table_coeffs() + exp_table_round_coeffs() + tanh_coeffs() + expm1_coeffs() + erf_coeffs() +
             gelu_coeffs() + gelu_tanh_coeffs())
     write('coeffs_fast.h', 'ACTK_MATH_COEFFS_FAST_H', body, 'gen_fast.py')
