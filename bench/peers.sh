@@ -46,6 +46,11 @@ while (($#)); do # ours, anywhere; the rest (with their values) go to actk_ratio
   shift
 done
 set -- "${pass[@]}"
+# what is timed is the tree's code: an incremental build first, so that a stale
+# build directory never stands in a table under the tree's git hash
+if [[ -f $build/CMakeCache.txt ]]; then
+  cmake --build "$build" -j "$(nproc)" >/dev/null || { echo "peers.sh: building $build failed" >&2; exit 2; }
+fi
 ratio=$build/bench/actk_ratio gated=$build/bench/actk_gated_bench
 [[ -x $ratio ]] || { echo "peers.sh: no $ratio (build the bench first)" >&2; exit 2; }
 ops=() # actk_ratio's --ops, for run.py too
