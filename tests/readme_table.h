@@ -9,8 +9,9 @@
  * "type tier op max at_x correctly_rounded [over_1_ulp max_ulp
  * sample_correct]" with the maximum a decimal (for f32 fast a relative error,
  * its log2 after it), x printed with %.9g (so that strtof gives the float
- * back), the share a percentage, sample_correct a count (empty: none). A table KEY ("f32 accurate")
- * is the rows of that type and tier, in the file's order. */
+ * back), the share a percentage, sample_correct a count (empty: none). A
+ * table KEY ("f32 accurate") is the rows of that type and tier, in the
+ * file's order. */
 #ifndef ACTK_TESTS_README_TABLE_H
 #define ACTK_TESTS_README_TABLE_H
 
