@@ -17,13 +17,9 @@
 #include "gelu_tanh_fast16.h"
 #include "half_tie.h"
 
-ACTK_INLINE vf gelu_sum_fast_f16_v(vf x) { return x_tie(x, gelu16_f16_v(x), ACTK_AT_X_F16); }
-ACTK_INLINE vf gelu_sum_fast_bf16_v(vf x) { return x_tie(x, gelu16_bf16_v(x), ACTK_AT_X_BF16); }
-ACTK_INLINE vf gelu_tanh_sum_fast_f16_v(vf x) {
-  return x_tie(x, gelu_tanh16_f16_v(x), ACTK_AT_X_F16);
-}
-ACTK_INLINE vf gelu_tanh_sum_fast_bf16_v(vf x) {
-  return x_tie(x, gelu_tanh16_bf16_v(x), ACTK_AT_X_BF16);
-}
+ACTK_INLINE vf gelu_sum_fast_f16_v(vf x) { return x_tie(x, gelu16_f16_v(x)); }
+ACTK_INLINE vf gelu_sum_fast_bf16_v(vf x) { return x_tie(x, gelu16_bf16_v(x)); }
+ACTK_INLINE vf gelu_tanh_sum_fast_f16_v(vf x) { return x_tie(x, gelu_tanh16_f16_v(x)); }
+ACTK_INLINE vf gelu_tanh_sum_fast_bf16_v(vf x) { return x_tie(x, gelu_tanh16_bf16_v(x)); }
 
 #endif

@@ -79,10 +79,10 @@ ACTK_INLINE vf gelu_v_bf16(vf x) {
 }
 ACTK_INLINE vf gelu_v_f16(vf x) { return half_tie(x, gelu_v(x), vf_splat(1.0f), ACTK_TIE_LOST, 0); }
 ACTK_INLINE vf gelu_sum_v_f16(vf x) {
-  return half_tie(x, gelu_v(x), vf_splat(1.0f), ACTK_TIE_LOST, ACTK_AT_X_F16);
+  return half_tie(x, gelu_v(x), vf_splat(1.0f), ACTK_TIE_LOST, ACTK_AT_X);
 }
 ACTK_INLINE vf gelu_sum_v_bf16(vf x) {
-  return half_tie(x, gelu_v(x), vf_splat(1.0f), ACTK_TIE_LOST, ACTK_AT_X_BF16);
+  return half_tie(x, gelu_v(x), vf_splat(1.0f), ACTK_TIE_LOST, ACTK_AT_X);
 }
 
 #endif

@@ -56,36 +56,39 @@ ACTK_INLINE vf half_tie_fix(vf x, vf y, vm m, vf dir) {
   return vf_select(fix, vf_or(odd, vf_and(x, sign)), y);
 }
 
-/* Which lanes at x can round wrong (at_x for half_tie): those where x is a midpoint of
- * the type, its dropped bits (those below the type's last, for |x| > 1) being 100..0.
- * Only there does rounding t to odd change the narrowed result: |t| < |x| where fl(t) =
- * x (|x| > 1), and t rounded to odd is x if x is odd, else its neighbour toward zero:
- * (bits - 1) | 1 is both. (Infinity's dropped bits are 0: never a midpoint.) */
-#define ACTK_AT_X_F16 1  /* 13 dropped bits, midpoint 0x1000 */
-#define ACTK_AT_X_BF16 2 /* 16 dropped bits, midpoint 0x8000 */
+/* The tie at x: what a bias op needs in both tiers (the fast one's results are faithful
+ * only but must not round a sum at the overflow midpoint up). A sum s of two f16 or
+ * bf16 values can be a midpoint of the type, and past ~5.3 gelu(s) and gelu_tanh(s)
+ * are s less a hair: y == x, and the narrowing's round-to-even goes up half the time
+ * where the true value, below x, rounds down. Handed to the narrowing instead, on every
+ * lane with y == x, is y's float neighbour toward zero, y (1 - 2^-24): for a normal y,
+ * y 2^-24 is more than half the step below y and at most that step, so the product
+ * rounds to the neighbour; zeros and infinities keep their bits (+inf still narrows to
+ * inf). Round to nearest even narrows the neighbour as y itself except where
+ * y is the lowest float that rounds to its result: a midpoint that rounds up, the lane
+ * to fix (f16's 65520 now gives 65504, bf16's 0x7f7f8000 0x7f7f), or one step past a
+ * midpoint that rounds down. No sum of two f16 or bf16 values of 1 or more has that
+ * last pattern (checked over all 2^32 pairs of each type), and y == x only at large
+ * sums and the zeros, so
+ * on a bias op's sums this changes the midpoint lanes alone. Not a general round to
+ * odd: on any other float one step past a midpoint it would step it down wrongly.
+ * No midpoint test and no branch: y == x holds for every gelu sum past ~5.3, so a
+ * branch on those lanes was taken at random (bf16 bias_gelu_fast at 4 Mi: 1.37
+ * ns/element with a branch on y == x, 0.73 with the midpoint test too, 0.52 without a
+ * branch; 0.39 for gelu itself). Two vector instructions on AVX-512 (a compare and a
+ * masked VMULPS), three on AVX2 and NEON, where round to odd at a tested midpoint took
+ * seven on AVX-512 and ten on AVX2; the same 16-bit results on every such sum, each core
+ * and tier, under FTZ/DAZ too (docs/performance.md has the check). */
+/* half_tie's at_x: settle the tie at x too (the bias ops' sums, either 16-bit type) */
+#define ACTK_AT_X 1
 
-/* The tie at x alone: what a bias op's fast tier needs, whose results are faithful
- * only but must not round a sum at the overflow midpoint up. Changed are the lanes
- * with y == x (1 < |x|) where x is also a midpoint of the type; the dropped bits are
- * read with 1.0's exponent, a compare of normal floats that DAZ cannot flush. No
- * branch: y == x holds for every gelu sum past ~5.3, and sums of 16-bit values are
- * often midpoints, so a branch on those lanes was taken at random (bf16
- * bias_gelu_fast at 4 Mi: 1.37 ns/element with a branch on y == x, 0.73 with the
- * midpoint test too, 0.52 without a branch; 0.39 for gelu itself). */
-ACTK_INLINE vf x_tie(vf x, vf y, int at_x) {
-  const int32_t mask = at_x == ACTK_AT_X_F16 ? 0x1fff : 0xffff;
-  const int32_t mid = at_x == ACTK_AT_X_F16 ? 0x1000 : 0x8000;
-  const vf one = vf_splat(1.0f);
-  const vf low = vf_or(vf_and(x, vi_bits(vi_splat(mask))), one);
-  const vm at_mid = vm_eq(low, vi_bits(vi_add(vf_bits(one), vi_splat(mid))));
-  const vm big = vm_lt(one, vf_andnot(vf_splat(-0.0f), x));
-  const vf ro = vf_or(vi_bits(vi_sub(vf_bits(y), vi_splat(1))), vi_bits(vi_splat(1)));
-  return vf_select(vm_and(vm_and(vm_eq(y, x), at_mid), big), ro, y);
+ACTK_INLINE vf x_tie(vf x, vf y) {
+  return vf_select(vm_eq(y, x), vf_mul(y, vf_splat(0x1.fffffep-1f)), y);
 }
 
 /* The result y of the op at x with the ties settled: at x/2 on the lanes 0 <
  * |x| < limit (a bits pattern, ACTK_TIE_*), at x too for a bias op's sum
- * (at_x: x_tie, ACTK_AT_X_F16 or ACTK_AT_X_BF16). dir: the deviation's sign at x/2. The small lanes
+ * (at_x nonzero: x_tie). dir: the deviation's sign at x/2. The small lanes
  * in one compare: bits(|x|) - 2^13 read as a float is below bits(limit) - 2^13 (x = 0 gives
  * 0xffffe000, a NaN, which no ordered compare passes: zeros keep the fast
  * path; every nonzero value of a 16-bit type, or sum of two, has bits(|x|)
@@ -100,7 +103,7 @@ ACTK_INLINE vf half_tie(vf x, vf y, vf dir, int32_t limit, int at_x) {
         vm_and(vm_eq(y, vf_mul(x, vf_splat(0.5f))), vm_lt(vf_splat(0.0f), vf_andnot(sign, y)));
     y = half_tie_fix(x, y, vm_and(at_half, small), dir);
   }
-  return at_x ? x_tie(x, y, at_x) : y;
+  return at_x ? x_tie(x, y) : y;
 }
 
 #endif
