@@ -475,14 +475,16 @@ static void check_bias_widths(const test_case *tc) {
 /* A bias op's sums on the ties of the type (src/math/half_tie.h): x a value
  * of each binade and parity, the bias half a unit in its last place (so the
  * f32 sum is a midpoint of the type where gelu(s) is s less a hair), the
- * smallest sums whose s/2 is a midpoint, and f16's largest value plus half a
- * unit (65520, where the true value rounds down to 65504, not to infinity):
- * the accurate tier correctly rounded, the fast tier faithful (no infinity
+ * smallest sums whose s/2 is a midpoint, and the largest value plus half a unit
+ * (f16 65520, bf16 0x7f7f8000, where the true value rounds down to the largest, not
+ * to infinity): the accurate tier correctly rounded, the fast tier faithful (no infinity
  * where the true value does not round to it). Caught: the bias ops without
  * their tie at x ("bias_gelu/f16/scalar: x=0x4825 + 0x1c00 gives 0x4826, the
  * true value rounds to 0x4825"), and the fast tier's f16 bias ops rounding
  * 65504 + 16 to infinity (they were: "bias_gelu/fast/f16/scalar: x=0x7bff +
- * 0x4c00 gives 0x7c00, the true value rounds to 0x7bff"). */
+ * 0x4c00 gives 0x7c00, the true value rounds to 0x7bff"), and with no tie at x the
+ * bf16 fast tier's at 0x7f7f8000 ("bias_gelu/fast/bf16/avx512: x=0x7f7f + 0x7b00
+ * gives 0x7f80, the true value rounds to 0x7f7f"), which no other sum here caught. */
 static void check_bias_ties(const test_case *tc) {
   const test_op *op = tc->op;
   const type16 *t = g_type_of[op - g_ops];
@@ -506,11 +508,10 @@ static void check_bias_ties(const test_case *tc) {
       b[n] = (uint16_t)(actk_fmt16_round(t->fmt, ldexp(1.0, e - mant)) | (sg ? 0x8000u : 0u));
       n++;
     }
-  if (f16) { /* 65504 + 16 */
-    x[n] = 0x7bffu;
-    b[n] = 0x4c00u;
-    n++;
-  }
+  /* the largest finite value plus half a unit: f16 65504 + 16, bf16 0x7f7f + 2^119 */
+  x[n] = f16 ? 0x7bffu : 0x7f7fu;
+  b[n] = f16 ? 0x4c00u : 0x7b00u;
+  n++;
   for (size_t i = 0; i < n; i++) { /* one pair per row of width 1 */
     assert_int_equal(test_call(op, NULL, &x[i], &b[i], 1, &y[i], 1), ACTK_OK);
     const float sum = value_f(t, x[i]) + value_f(t, b[i]);
