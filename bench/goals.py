@@ -79,11 +79,14 @@ class Floors:
         return out
 
     def missing_from(self, doc):
-        """(id, line) of each id that does not occur in the text doc as a whole word."""
+        """(id, line) of each id that the text doc does not define: `id` first in
+        a table row or a list item, or (`id`) in a paragraph. Where the id is
+        only cited (a goals table pasted into the doc names it in its cells),
+        its row is gone."""
         with open(doc) as f:
             text = f.read()
-        return [(i, n) for n, _, ids in self.rules for i in ids
-                if not re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(i), text)]
+        defined = lambda i: re.search(r"(?m)^(\|\s*|\s*[-*]\s+)`%s`|\(`%s`\)" % (re.escape(i), re.escape(i)), text)
+        return [(i, n) for n, _, ids in self.rules for i in ids if not defined(i)]
 
 
 def floor_note(ids):
@@ -422,8 +425,9 @@ def main():
         if not os.path.exists(a.doc):
             problems.append("no %s to find the floor ids in" % a.doc)
         else:
-            problems += ["floor id %s (%s line %d) does not occur in %s: a floor row deleted or renamed?"
-                         % (i, a.floors, n, a.doc) for i, n in floors.missing_from(a.doc)]
+            problems += ["floor id %s (%s line %d) is not defined in %s (`%s` first in a table row or a list "
+                         "item, or (`%s`)): a floor row deleted or renamed?"
+                         % (i, a.floors, n, a.doc, i, i) for i, n in floors.missing_from(a.doc)]
         for p in problems:
             print("goals.py --check-floors: " + p, file=sys.stderr)
         if problems:
