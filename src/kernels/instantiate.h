@@ -54,6 +54,22 @@
 #define ACTK_STEP2_f16 1
 #define ACTK_STEP2_bf16 ACTK_PAIR_bf16
 #define ACTK_STEP2(type) ACTK_STEP2_##type
+/* Whether a loop of a staged kernel (src/ops.toml's stages: a math function in two halves,
+ * <st>_head(x) -> <st>_mid and <st>_tail(mid) -> y) runs each vector's head one step before
+ * its tail (software pipelining; ACTK_PIPE_<type> of the vector contract, AVX2's f32 only):
+ * the out-of-order window then holds each vector's long chain half done, where with
+ * the whole kernel per step its late operations wait there behind their inputs. Each
+ * element takes the same operations in either loop. */
+#ifndef ACTK_PIPE_f32
+#define ACTK_PIPE_f32 0
+#endif
+#ifndef ACTK_PIPE_f16
+#define ACTK_PIPE_f16 0
+#endif
+#ifndef ACTK_PIPE_bf16
+#define ACTK_PIPE_bf16 0
+#endif
+#define ACTK_PIPE(type) ACTK_PIPE_##type
 #define ACTK_PAIR_IMPL_0(type, op, q) op##_single_##type
 #define ACTK_PAIR_IMPL_1(type, op, q) vf_##op##_pair_##type##q
 #define ACTK_PAIR_IMPL(flag, type, op, q) ACTK_PAIR_IMPL_##flag(type, op, q)
@@ -77,11 +93,27 @@
 
 /* ---- unary: y = f(x) ---- */
 
-#define ACTK_UNARY_KERNEL(name, fn, type, T)                                                       \
+/* Whole vectors of a staged kernel from index i while ACTK_PIPE(type): the head of the vector
+ * at i (load, an expression in i) before the tail of the one before it; i ends at the first
+ * vector not done. */
+#define ACTK_PIPE_LOOP(st, type, i, len, out, load)                                                \
+  if (ACTK_PIPE(type) && (i) + 2 * VLEN <= (len)) {                                                \
+    st##_mid pipe_mid = st##_head(load);                                                           \
+    for ((i) += VLEN; (i) + VLEN <= (len); (i) += VLEN) {                                          \
+      st##_mid pipe_next = st##_head(load);                                                        \
+      vf_store_##type##_q((out) + (i)-VLEN, st##_tail(pipe_mid));                                  \
+      pipe_mid = pipe_next;                                                                        \
+    }                                                                                              \
+    vf_store_##type##_q((out) + (i)-VLEN, st##_tail(pipe_mid));                                    \
+  }
+
+/* pre: a staged kernel's ACTK_PIPE_LOOP, or nothing */
+#define ACTK_UNARY_KERNEL_WITH(name, fn, type, T, pre)                                             \
   ACTK_NOINLINE static void name(const void *xv, void *yv, size_t n) {                             \
     const T *x = (const T *)xv;                                                                    \
     T *y = (T *)yv;                                                                                \
     size_t i = 0;                                                                                  \
+    pre;                                                                                           \
     if (ACTK_STEP2(type))                                                                          \
       for (; i + 2 * VLEN <= n; i += 2 * VLEN) {                                                   \
         vf a, b;                                                                                   \
@@ -92,6 +124,10 @@
     if (VLEN > 1 && i < n)                                                                         \
       vf_store_first_##type##_q(y + i, n - i, fn(vf_load_first_##type(x + i, n - i)));             \
   }
+#define ACTK_UNARY_KERNEL(name, fn, type, T) ACTK_UNARY_KERNEL_WITH(name, fn, type, T, )
+#define ACTK_UNARY_KERNEL_STAGED(name, fn, st, type, T)                                            \
+  ACTK_UNARY_KERNEL_WITH(name, fn, type, T,                                                        \
+                         ACTK_PIPE_LOOP(st, type, i, n, y, vf_load_##type(x + i)))
 
 /* ---- with a parameter: y = f(x, alpha); alpha == v runs unary op u ---- */
 
@@ -127,10 +163,11 @@
 /* ---- bias: y = f(x + bias[i % width]) ---- */
 
 /* One row, y[j] = f(add(x[j], b[j])) for j < len, add = bias_add (x's NaN
- * first) or the plain vf_add (rows whose bias holds no NaN). */
-#define ACTK_BIAS_ROW(name, f, add, type, T)                                                       \
+ * first) or the plain vf_add (rows whose bias holds no NaN); pre as the unary kernel's. */
+#define ACTK_BIAS_ROW(name, f, add, type, T, pre)                                                  \
   ACTK_NOINLINE static void name(const T *x, const T *b, T *y, size_t len) {                       \
     size_t j = 0;                                                                                  \
+    pre;                                                                                           \
     if (ACTK_STEP2(type))                                                                          \
       for (; j + 2 * VLEN <= len; j += 2 * VLEN) {                                                 \
         vf x0, x1, b0, b1;                                                                         \
@@ -150,8 +187,17 @@
  * ACTK_BIAS_MIN_ROW elements first (the same values, so the same results). */
 #define ACTK_BIAS_MIN_ROW 64
 #define ACTK_BIAS_KERNEL(name, nanrow, row_, fn, type, T)                                          \
-  ACTK_BIAS_ROW(nanrow, fn, bias_add, type, T)                                                     \
-  ACTK_BIAS_ROW(row_, fn, vf_add, type, T)                                                         \
+  ACTK_BIAS_ROW(nanrow, fn, bias_add, type, T, )                                                   \
+  ACTK_BIAS_ROW(row_, fn, vf_add, type, T, )                                                       \
+  ACTK_BIAS_ROWS(name, nanrow, row_, type, T)
+#define ACTK_BIAS_PIPE_LOOP(st, add, type)                                                         \
+  ACTK_PIPE_LOOP(st, type, j, len, y, add(vf_load_##type(x + j), vf_load_##type(b + j)))
+#define ACTK_BIAS_KERNEL_STAGED(name, nanrow, row_, fn, st, type, T)                               \
+  ACTK_BIAS_ROW(nanrow, fn, bias_add, type, T, ACTK_BIAS_PIPE_LOOP(st, bias_add, type))            \
+  ACTK_BIAS_ROW(row_, fn, vf_add, type, T, ACTK_BIAS_PIPE_LOOP(st, vf_add, type))                  \
+  ACTK_BIAS_ROWS(name, nanrow, row_, type, T)
+/* The kernel: the bias row by row, each with the row kernel its bias's NaNs pick. */
+#define ACTK_BIAS_ROWS(name, nanrow, row_, type, T)                                                \
   static void name(const void *xv, const void *bv, size_t width, void *yv, size_t n) {             \
     const T *x = (const T *)xv, *b = (const T *)bv;                                                \
     T *y = (T *)yv;                                                                                \
