@@ -26,6 +26,7 @@
 #include "../math/gated.h"
 #include "../math/rope.h"
 #include "../registry.h"
+#include "pipe_loop.h"
 
 /* Pair loads and stores for the types whose implementation converts two vectors cheaper
  * at once (ACTK_PAIR_<type> of the vector contract: bf16 on AVX-512 and AVX2); for the
@@ -54,22 +55,6 @@
 #define ACTK_STEP2_f16 1
 #define ACTK_STEP2_bf16 ACTK_PAIR_bf16
 #define ACTK_STEP2(type) ACTK_STEP2_##type
-/* Whether a loop of a staged kernel (src/ops.toml's stages: a math function in two halves,
- * <st>_head(x) -> <st>_mid and <st>_tail(mid) -> y) runs each vector's head one step before
- * its tail (software pipelining; ACTK_PIPE_<type> of the vector contract, AVX2's f32 only):
- * the out-of-order window then holds each vector's long chain half done, where with
- * the whole kernel per step its late operations wait there behind their inputs. Each
- * element takes the same operations in either loop. */
-#ifndef ACTK_PIPE_f32
-#define ACTK_PIPE_f32 0
-#endif
-#ifndef ACTK_PIPE_f16
-#define ACTK_PIPE_f16 0
-#endif
-#ifndef ACTK_PIPE_bf16
-#define ACTK_PIPE_bf16 0
-#endif
-#define ACTK_PIPE(type) ACTK_PIPE_##type
 #define ACTK_PAIR_IMPL_0(type, op, q) op##_single_##type
 #define ACTK_PAIR_IMPL_1(type, op, q) vf_##op##_pair_##type##q
 #define ACTK_PAIR_IMPL(flag, type, op, q) ACTK_PAIR_IMPL_##flag(type, op, q)
@@ -92,20 +77,6 @@
 /* NOLINTBEGIN(bugprone-macro-parentheses): T is a type name, f a function */
 
 /* ---- unary: y = f(x) ---- */
-
-/* Whole vectors of a staged kernel from index i while ACTK_PIPE(type): the head of the vector
- * at i (load, an expression in i) before the tail of the one before it; i ends at the first
- * vector not done. */
-#define ACTK_PIPE_LOOP(st, type, i, len, out, load)                                                \
-  if (ACTK_PIPE(type) && (i) + 2 * VLEN <= (len)) {                                                \
-    st##_mid pipe_mid = st##_head(load);                                                           \
-    for ((i) += VLEN; (i) + VLEN <= (len); (i) += VLEN) {                                          \
-      st##_mid pipe_next = st##_head(load);                                                        \
-      vf_store_##type##_q((out) + (i)-VLEN, st##_tail(pipe_mid));                                  \
-      pipe_mid = pipe_next;                                                                        \
-    }                                                                                              \
-    vf_store_##type##_q((out) + (i)-VLEN, st##_tail(pipe_mid));                                    \
-  }
 
 /* pre: a staged kernel's ACTK_PIPE_LOOP, or nothing */
 #define ACTK_UNARY_KERNEL_WITH(name, fn, type, T, pre)                                             \
