@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Issue 35's speed goals, met or missed, from one bench/peers.sh run.
 
-    /usr/bin/python3 bench/goals.py RUN_DIR [--before RUN_DIR]
+    /usr/bin/python3 bench/goals.py RUN_DIR [--before RUN_DIR] [--check-floors]
 
 Standard library only (any Python 3.7+; peers.sh runs it with Debian's
 /usr/bin/python3). RUN_DIR is what one peers.sh run wrote:
@@ -12,7 +12,11 @@ Standard library only (any Python 3.7+; peers.sh runs it with Debian's
   gated-ISA.csv     actk_gated_bench --csv-out: packed, 2-pass, ggml fused
 Prints one markdown table per ISA and size: per op, each goal's ratio and
 met / missed, then the control rows (memcpy, an op no change touches) and,
-with --before, the same controls from an earlier run beside them.
+with --before, the same controls from an earlier run beside them. Each
+missed cell names the floor that explains it: the ids bench/floors.tsv maps
+it to, each a row or paragraph of docs/performance.md (grep the id there);
+the summary ends with the misses that have none. --check-floors exits 1 when
+a missed goal has no floor id, or when an id of the map is not in the doc.
 
 Every ratio is of two medians timed interleaved in the same process: the f32
 ratios in actk_ratio's, the MLAS ratios in run.py's (actk's tiers timed there
@@ -22,9 +26,11 @@ each peer (so MLAS counts as a peer through its own same-process ratio).
 """
 import argparse
 import csv
+import fnmatch
 import glob
 import math
 import os
+import re
 import statistics
 import sys
 
@@ -37,6 +43,59 @@ CONTROL_OP = "hardsigmoid"  # an op no kernel change of issue 35 touches
 NOT_PEERS = {"acc", "fast", "libm", "copy", "spread", "status"}
 SIZES = {65536: "64 Ki", 4194304: "4 Mi"}
 FLOORS = "docs/performance.md, 'Where a goal is missed: the floors'"
+HERE = os.path.dirname(os.path.abspath(__file__))
+# goal -> its name in bench/floors.tsv
+GOAL_KEY = {FAST: "fast", ACC_MLAS: "acc-mlas", ACC_PEER: "acc-peer", BF16: "bf16", F16: "f16",
+            GATED_2P: "gated-2p", GATED_GGML: "gated-ggml"}
+
+
+class Floors:
+    """bench/floors.tsv: (goal, isa, size, op, who) patterns -> floor ids."""
+
+    def __init__(self, path):
+        self.path, self.rules = path, []
+        with open(path) as f:
+            for lineno, line in enumerate(f, 1):
+                cols = line.split("#", 1)[0].split()
+                if not cols:
+                    continue
+                if len(cols) != 6:
+                    sys.exit("goals.py: %s:%d: 6 columns wanted (goal isa size op who floor), got %d"
+                             % (path, lineno, len(cols)))
+                pats = [c.split(",") for c in cols[:5]]
+                bad = [g for g in pats[0] if g != "*" and g not in GOAL_KEY.values()]
+                if bad:
+                    sys.exit("goals.py: %s:%d: no goal %s (goals: %s)"
+                             % (path, lineno, ", ".join(bad), ", ".join(GOAL_KEY.values())))
+                self.rules.append((lineno, pats, cols[5].split(",")))
+
+    def ids(self, goal, isa, size, op, who):
+        """Every id of every line that matches the cell, in the file's order."""
+        key = (GOAL_KEY[goal], isa, size.replace(" ", ""), op, who or "-")
+        out = []
+        for _, pats, ids in self.rules:
+            if all(any(fnmatch.fnmatchcase(k, p) for p in ps) for k, ps in zip(key, pats)):
+                out += [i for i in ids if i not in out]
+        return out
+
+    def missing_from(self, doc):
+        """(id, line) of each id that the text doc does not define: `id` first in
+        a table row or a list item, or (`id`) in a paragraph. Where the id is
+        only cited (a goals table pasted into the doc names it in its cells),
+        its row is gone."""
+        with open(doc) as f:
+            text = f.read()
+        defined = lambda i: re.search(r"(?m)^(\|\s*|\s*[-*]\s+)`%s`|\(`%s`\)" % (re.escape(i), re.escape(i)), text)
+        return [(i, n) for n, _, ids in self.rules for i in ids if not defined(i)]
+
+
+def floor_note(ids):
+    return " " + " + ".join("`%s`" % i for i in ids) if ids else " (no floor)"
+
+
+def missed_note(ratio, goal, ids):
+    """A missed cell's floor ids (or that it has none); nothing for a met one."""
+    return floor_note(ids) if ratio is not None and ratio > BAR[goal] else ""
 
 
 def number(v):
@@ -84,12 +143,14 @@ def read_gated(path):
         if "fast_over_2pass" in r:  # actk_ratio --gated
             n = int(r["n"])
             rows.append({"where": "%s (rows %s x d %s)" % (SIZES.get(n, n), r["rows"], r["d"]),
+                         "size": SIZES.get(n, str(n)),
                          "op": r["op"], "type": r["type"], "packed": number(r["fast"]),
                          "two": number(r["two_pass"]), "two_name": r.get("best_2pass") or "-",
                          "ggml": number(r["ggml_fused"]), "copy": number(r["copy"]),
                          "source": "actk_ratio --gated: no ggml value (ggml not built, or no ggml form of the op and type)"})
         else:  # actk_gated_bench (the fast tier unless told otherwise)
-            rows.append({"where": shape or "its default shape", "op": r["op"], "type": r["type"],
+            rows.append({"where": shape or "its default shape", "size": shape or "-",
+                         "op": r["op"], "type": r["type"],
                          "packed": number(r["packed"]), "two": number(r["2-pass"]),
                          "two_name": "actk 2-pass", "ggml": None, "copy": number(r["copy"]),
                          "source": "actk_gated_bench: no ggml column"})
@@ -107,18 +168,20 @@ def verdict(ratio, goal):
 
 class Tally:
     """Per goal: how many rows met it, and the misses grouped by where (the
-    ISA and size) as 'op ratio'."""
+    ISA and size) as 'op ratio floor-ids'."""
 
     def __init__(self):
         self.goals = {}  # goal -> [met, rows, {where: [op ratio, ...]}]
         self.unmeasured = {}  # goal -> [where, ...]: rows that had no denominator
+        self.no_floor = []  # 'where op goal ratio' of each miss with no floor id
+        self.floored = 0  # misses with a floor id
 
     def not_measured(self, goal, where):
         w = self.unmeasured.setdefault(goal, [])
         if where not in w:
             w.append(where)
 
-    def add(self, ratio, goal, where, op):
+    def add(self, ratio, goal, where, op, floor=(), who=None):
         if ratio is None:
             return
         g = self.goals.setdefault(goal, [0, 0, {}])
@@ -126,18 +189,27 @@ class Tally:
         if ratio <= BAR[goal]:
             g[0] += 1
         else:
-            g[2].setdefault(where, []).append("%s %s" % (op, verdict(ratio, goal).split()[0]))
+            r = verdict(ratio, goal).split()[0]
+            g[2].setdefault(where, []).append("%s %s%s" % (op, r, floor_note(floor)))
+            if floor:
+                self.floored += 1
+            else:
+                self.no_floor.append("%s %s, %s %s%s" % (where, op, goal, r, " (%s)" % who if who else ""))
 
     def summary(self):
         met = sum(g[0] for g in self.goals.values())
         rows = sum(g[1] for g in self.goals.values())
-        out = ["\n**Goals met: %d of %d.** Where one is missed, the op's floor and its evidence: %s.\n"
-               % (met, rows, FLOORS), "| goal | met | missed (ratio) |", "|---|---|---|"]
+        out = ["\n**Goals met: %d of %d.** Where one is missed, the op's floor and its evidence: %s "
+               "(each miss names the id of its row there).\n" % (met, rows, FLOORS), "| goal | met | missed (ratio) |", "|---|---|---|"]
         for goal, (m, n, miss) in self.goals.items():
             out.append("| %s <= %g | %d of %d | %s |" % (
                 goal, BAR[goal], m, n, "; ".join("%s: %s" % (w, ", ".join(v)) for w, v in miss.items()) or "-"))
         for goal, where in self.unmeasured.items():
             out.append("| %s <= %g | not measured: %s | |" % (goal, BAR[goal], "; ".join(where)))
+        out.append("\n**Floors named: %d of %d missed goals** (each id a row or paragraph of "
+                   "docs/performance.md; bench/floors.tsv maps the cells to them). Without one (%d): %s."
+                   % (self.floored, self.floored + len(self.no_floor), len(self.no_floor),
+                      "; ".join(self.no_floor) or "none"))
         return out
 
 
@@ -158,7 +230,7 @@ def mlas_ratio(mlasrow, tier):
     return t / m if t is not None and m else None
 
 
-def isa_tables(d, isa, tally, out):
+def isa_tables(d, isa, tally, floors, out):
     f32, f32_notes = read_cells(os.path.join(d, "f32-%s.csv" % isa))
     types, _ = read_cells(os.path.join(d, "types-%s.csv" % isa))
     mlas, mlas_notes = read_cells(os.path.join(d, "mlas-%s.csv" % isa))
@@ -191,18 +263,23 @@ def isa_tables(d, isa, tally, out):
                 if m is not None and (w is None or m > w[0]):
                     w = (m, "MLAS")
                 goal = FAST if tier == "fast" else ACC_PEER
-                tally.add(w and w[0], goal, "%s %s" % (isa, size), op)
-                cells.append("-" if w is None else "%s (%s)" % (verdict(w[0], goal), w[1]))
+                fl = floors.ids(goal, isa, size, op, w and w[1])
+                tally.add(w and w[0], goal, "%s %s" % (isa, size), op, fl, w and w[1])
+                cells.append("-" if w is None else "%s (%s)%s" % (
+                    verdict(w[0], goal), w[1], missed_note(w[0], goal, fl)))
             am = mlas_ratio(mrow, "acc")
-            tally.add(am, ACC_MLAS, "%s %s" % (isa, size), op)
+            fl = {ACC_MLAS: floors.ids(ACC_MLAS, isa, size, op, "MLAS")}
+            tally.add(am, ACC_MLAS, "%s %s" % (isa, size), op, fl[ACC_MLAS])
             r16 = {}
             for goal, col in ((BF16, "bf16f"), (F16, "f16f")):
                 a, b = number(trow.get(col, "")), number(trow.get("f32f", ""))
                 r16[goal] = a / b if a is not None and b else None
-                tally.add(r16[goal], goal, "%s %s" % (isa, size), op)
+                fl[goal] = floors.ids(goal, isa, size, op, None)
+                tally.add(r16[goal], goal, "%s %s" % (isa, size), op, fl[goal])
+            note = lambda r, goal: verdict(r, goal) + missed_note(r, goal, fl[goal])
             out.append("| %s | %.3f | %s | %s | %s | %s | %s | %s | %s |" % (
-                op, acc, "-" if fast is None else "%.3f" % fast, cells[0], verdict(am, ACC_MLAS),
-                cells[1], verdict(r16[BF16], BF16), verdict(r16[F16], F16),
+                op, acc, "-" if fast is None else "%.3f" % fast, cells[0], note(am, ACC_MLAS),
+                cells[1], note(r16[BF16], BF16), note(r16[F16], F16),
                 "%.0f%%" % (100 * number(row["spread"])) if number(row.get("spread", "")) is not None else "-"))
     return f32, types, mlas
 
@@ -237,7 +314,7 @@ def controls(d, isa):
     return {k: v for k, v in c.items() if v}
 
 
-def gated_table(d, isa, tally, out):
+def gated_table(d, isa, tally, floors, out):
     rows, _ = read_gated(os.path.join(d, "gated-%s.csv" % isa))
     if not rows:
         return
@@ -251,14 +328,17 @@ def gated_table(d, isa, tally, out):
         r2 = pk / tp if pk is not None and tp else None
         rg = pk / gg if pk is not None and gg else None
         where, op = "%s %s" % (isa, r["where"].split(" (")[0]), "%s %s" % (r["op"], r["type"])
-        tally.add(r2, GATED_2P, where, op)
-        tally.add(rg, GATED_GGML, where, op)
+        f2 = floors.ids(GATED_2P, isa, r["size"], r["op"], r["type"])
+        fg = floors.ids(GATED_GGML, isa, r["size"], r["op"], r["type"])
+        tally.add(r2, GATED_2P, where, op, f2)
+        tally.add(rg, GATED_GGML, where, op, fg)
         if gg is None:
             tally.not_measured(GATED_GGML, "%s (%s)" % (where, r["source"]))
         fmt = lambda v: "-" if v is None else "%.3f" % v
         out.append("| %s | %s | %s | %s | %s (%s) | %s | %s | %s |" % (
-            r["where"], r["op"], r["type"], fmt(pk), fmt(tp), r["two_name"], verdict(r2, GATED_2P),
-            fmt(gg) if gg is not None else "not measured", verdict(rg, GATED_GGML)))
+            r["where"], r["op"], r["type"], fmt(pk), fmt(tp), r["two_name"],
+            verdict(r2, GATED_2P) + missed_note(r2, GATED_2P, f2),
+            fmt(gg) if gg is not None else "not measured", verdict(rg, GATED_GGML) + missed_note(rg, GATED_GGML, fg)))
 
 
 def detail(d, isa, out):
@@ -289,7 +369,14 @@ def main():
     ap.add_argument("run", help="the directory one bench/peers.sh run wrote")
     ap.add_argument("--before", help="an earlier run's directory: its control rows beside these")
     ap.add_argument("--detail", action="store_true", help="also every f32 column (each peer) in ns/element")
+    ap.add_argument("--floors", default=os.path.join(HERE, "floors.tsv"),
+                    help="the map of missed cells to floor ids (default: bench/floors.tsv)")
+    ap.add_argument("--doc", default=os.path.normpath(os.path.join(HERE, "..", "docs", "performance.md")),
+                    help="where the floor ids must occur (default: docs/performance.md)")
+    ap.add_argument("--check-floors", action="store_true",
+                    help="exit 1 when a missed goal has no floor id, or an id of the map is not in --doc")
     a = ap.parse_args()
+    floors = Floors(a.floors)
     isas = sorted({os.path.basename(p)[4:-4] for p in glob.glob(os.path.join(a.run, "f32-*.csv"))},
                   key=lambda s: -len(s))
     if not isas:
@@ -302,8 +389,8 @@ def main():
     tally = Tally()
     for isa in isas:
         out.append("\n### %s arm\n" % isa)
-        isa_tables(a.run, isa, tally, out)
-        gated_table(a.run, isa, tally, out)
+        isa_tables(a.run, isa, tally, floors, out)
+        gated_table(a.run, isa, tally, floors, out)
         if a.detail:
             detail(a.run, isa, out)
         now = controls(a.run, isa)
@@ -332,6 +419,19 @@ def main():
                "subtracted (actk_ratio's notes). spread: the largest (p75 - p25) / median of acc, "
                "fast and the fastest peer in actk_ratio.")
     print("\n".join(out))
+    if a.check_floors:
+        problems = ["%d missed goals have no floor id in %s: %s" % (len(tally.no_floor), a.floors,
+                                                                   "; ".join(tally.no_floor))] if tally.no_floor else []
+        if not os.path.exists(a.doc):
+            problems.append("no %s to find the floor ids in" % a.doc)
+        else:
+            problems += ["floor id %s (%s line %d) is not defined in %s (`%s` first in a table row or a list "
+                         "item, or (`%s`)): a floor row deleted or renamed?"
+                         % (i, a.floors, n, a.doc, i, i) for i, n in floors.missing_from(a.doc)]
+        for p in problems:
+            print("goals.py --check-floors: " + p, file=sys.stderr)
+        if problems:
+            sys.exit(1)
 
 
 if __name__ == "__main__":

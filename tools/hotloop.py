@@ -23,7 +23,8 @@ Kernels: k_<op>_<type>_<tier> (unary and swish), the bias ops' row kernel
 rope_rows_kernel_<type> (its split-half loop). The hot loop is the kernel's
 vector main loop taken the fast way (index_loops below): the loop whose
 index advances by the vectors per iteration the headers give (VLEN, and
-ACTK_PAIR_<type>: bf16 on AVX2 and AVX-512 runs two vectors a step; RoPE's
+ACTK_STEP2_<type>: f16 everywhere and bf16 on AVX2 and AVX-512 run two
+vectors a step; RoPE's
 split-half loop rotates two, a and b), so never the masked tail, which runs
 once; a loop cell marked '?' means no loop's increment confirmed that count.
 Cycles per element: llvm-mca's Total Cycles / Iterations over
@@ -69,11 +70,17 @@ def kernel_key(sym):
 
 
 def header_facts(path):
-    """VLEN and the types with ACTK_PAIR_<type> 1 (two vectors per step)."""
+    """VLEN and the types whose loops take two vectors per step: ACTK_STEP2_<type> of
+    src/kernels/instantiate.h, 1 or the arm's ACTK_PAIR_<type> (its vector header). Read
+    from ACTK_PAIR alone, f16's two-vector loops matched no loop and the longest cycle, one
+    through a rare-lane call and its spills, was taken for the hot loop."""
     text = open(os.path.join(ROOT, path)).read()
     vlen = int(re.search(r"^#define VLEN (\d+)", text, re.M)[1])
     pairs = set(re.findall(r"^#define ACTK_PAIR_(\w+) 1\b", text, re.M))
-    return vlen, pairs
+    inst = open(os.path.join(ROOT, "src/kernels/instantiate.h")).read()
+    step2 = {t for t, v in re.findall(r"^#define ACTK_STEP2_(\w+) (\w+)$", inst, re.M)
+             if v == "1" or (v == "ACTK_PAIR_" + t and t in pairs)}
+    return vlen, step2
 
 
 def disassemble(objdump, obj, triple):
@@ -191,6 +198,27 @@ def reloads(insns, path, triple):
     return ro, sp
 
 
+def stack_kinds(insns, path, triple):
+    """x86: the loop's stack accesses split three ways: folded (a memory operand of
+    arithmetic: a loop-invariant constant gcc keeps in a stack slot costs one load uop and
+    no instruction, as a rip-relative one does), loads (a move from the stack: an
+    instruction) and stores (a value spilled inside the loop). None on AArch64."""
+    if triple == "aarch64":
+        return None
+    folded = loads = stores = 0
+    for i in path:
+        mn, ops = insns[i][1], insns[i][2]
+        if mn.startswith("lea") or not re.search(r"\(%r[sb]p[,)]", ops):
+            continue
+        if "mov" not in mn:
+            folded += 1
+        elif re.search(r"\(%r[sb]p[^)]*\)$", ops):
+            stores += 1  # AT&T: the destination is last
+        else:
+            loads += 1
+    return folded, loads, stores
+
+
 def reg_moves(insns, path, triple):
     """Whole-register vector copies: on NEON mostly FMLA's addend, which the
     instruction overwrites, saved for a later use (AVX2's FMA forms 132/213/231
@@ -276,7 +304,7 @@ def analyse_arm(arm, obj, objdump, mca, pool, only):
             return step and step / (TYPES[ty] * vlen) * (2 if op == "rope" else 1)
 
         # The vector main loop: the loop that advances by the headers' count
-        # of vectors (bf16's pair loop on x86, not the single-vector loop after
+        # of vectors (f16's and x86 bf16's two-vector loop, not the single-vector loop after
         # it; RoPE's split-half loop, not NEON's one-pair interleaved loop), its
         # fast path if the add has twins on slow paths; failing that the
         # longest loop, marked '?'.
@@ -285,6 +313,7 @@ def analyse_arm(arm, obj, objdump, mca, pool, only):
         mns = [insns[i][1] for i in path]
         f = dict(sym=sym, insns=len(path), vecs=vecs, inc_vecs=inc_vecs(path), vlen=vlen,
                  reloads=reloads(insns, path, triple), adrp=mns.count("adrp"),
+                 stack=stack_kinds(insns, path, triple),
                  moves=reg_moves(insns, path, triple),
                  call=any(is_call(mn, triple) for mn in mns), cyc={})
         f["ipv"] = f["insns"] / vecs
@@ -395,15 +424,23 @@ def main():
                 if not f:
                     continue
                 mca = "  ".join("%s %s c/elem" % (c, cyc(arm, k, c)) for c in ARMS[arm][3])
+                st = f["stack"]
+                st = " (stack %d folded, %d loads, %d stores)" % st if st and sum(st) else ""
                 print("  %-6s %-26s loop %-9s %6.2f insn/vec  reloads const+stack %-14s "
-                      "moves %-2d %s" % (arm, f["sym"], loop(arm, k), f["ipv"], reloaded(arm, k),
-                                         f["moves"], mca))
+                      "moves %-2d %s%s" % (arm, f["sym"], loop(arm, k), f["ipv"],
+                                           reloaded(arm, k), f["moves"], mca, st))
                 if a.show:
                     print(f["src"])
     calls = ["%s %s" % (arm, f["sym"]) for arm in data for f in data[arm].values() if f["call"]]
     if calls:
         sys.stderr.write("hotloop: a call in the hot loop (the math not inlined): %s\n"
                          % ", ".join(calls))
+    unconfirmed = ["%s %s" % (arm, f["sym"]) for arm in data for f in data[arm].values()
+                   if f["inc_vecs"] != f["vecs"]]
+    if unconfirmed:
+        sys.stderr.write("hotloop: no loop advanced by the headers' vectors per step, the "
+                         "longest loop (a slow path, calls and spills included) was taken: %s\n"
+                         % ", ".join(unconfirmed))
     if a.check is not None:
         if not neon or not avx2:
             sys.exit("hotloop: --check needs both the NEON and the AVX2 objects")

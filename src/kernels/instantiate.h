@@ -50,7 +50,11 @@
  * alternated 6 times: packed swiglu, geglu and geglu_tanh f16 fast 8% faster on AVX-512, 5-11%
  * on AVX2 (actk_ratio --gated); the unary f16 kernels 1-5% (fast) and 2-8% (accurate) on
  * AVX-512, 2-7% and 2-12% on AVX2 (actk_ratio --types). f32 the same way measured mixed
- * (gated swiglu 0.207 -> 0.194 on AVX-512, geglu and geglu_tanh level): one. */
+ * (gated swiglu 0.207 -> 0.194 on AVX-512, geglu and geglu_tanh level): one. On AVX2 (16
+ * registers) the two-vector loops keep some constants in stack slots, read as folded operands
+ * (no extra instruction; tools/hotloop.py splits them out); one vector a step there measured
+ * slower for every 16-bit kernel all the same (Zen 4, 64 Ki, 6 alternations: f16 fast 2-9%,
+ * f16 accurate 1-10%; bf16, which then also loses its pair conversion, 10-27% and 1-18%). */
 #define ACTK_STEP2_f32 ACTK_PAIR_f32
 #define ACTK_STEP2_f16 1
 #define ACTK_STEP2_bf16 ACTK_PAIR_bf16
