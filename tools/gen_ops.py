@@ -159,7 +159,7 @@ class Table:
 
     def stages(self, o, tier, ty):
         """The kernel's math in two halves (src/ops.toml's stages), or None."""
-        if o["shape"] == "bias":
+        if o["shape"] in ("bias", GATED):
             return self.stages(self.by_name[o["activation"]], tier, ty)
         key = tier["name"] + ("" if ty["name"] == "f32" else "_" + ty["name"])
         return o.get("stages", {}).get(key)
@@ -409,7 +409,12 @@ def gen_kernels(t):
             L.append("ACTK_BIAS_KERNEL(%s, %s, %s, %s, %s, %s)" % (
                 k, t.kname(o, ti, ty, "_nanrow"), t.kname(o, ti, ty, "_row"), m, ty["name"], ty["ctype"]))
     for o, ti, ty in t.gated_entries():
-        L.append("ACTK_GATED_KERNEL(%s, %s, %s, %s)" % (t.kname(o, ti, ty), t.math(o, ti, ty), ty["name"], ty["ctype"]))
+        st = t.stages(o, ti, ty)
+        if st:
+            L.append("ACTK_GATED_KERNEL_STAGED(%s, %s, %s, %s, %s)" % (
+                t.kname(o, ti, ty), t.math(o, ti, ty), st, ty["name"], ty["ctype"]))
+        else:
+            L.append("ACTK_GATED_KERNEL(%s, %s, %s, %s)" % (t.kname(o, ti, ty), t.math(o, ti, ty), ty["name"], ty["ctype"]))
     L.append("/* NOLINTEND(bugprone-macro-parentheses) */")
     L.append("")
     L.append("/* The implementation table's element-wise part (ACTK_DEFINE_IMPL). */")

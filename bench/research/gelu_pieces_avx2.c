@@ -15,7 +15,7 @@ ACTK_NOINLINE static void shipped(const float *x, float *y, size_t n) {
 /* the shipped math software-pipelined (instantiate.h's ACTK_PIPE_LOOP) */
 ACTK_NOINLINE static void pipelined(const float *x, float *y, size_t n) {
   size_t i = 0;
-  ACTK_PIPE_LOOP(gelu_fast, f32, i, n, y, vf_load_f32(x + i))
+  ACTK_PIPE_LOOP(gelu_fast, f32, i, n, y, vf_load_f32(x + i), ACTK_PIPE_AS_IS)
 }
 
 #define PIECE_NAME all_pieces

@@ -101,8 +101,9 @@
   }
 #define ACTK_UNARY_KERNEL(name, fn, type, T) ACTK_UNARY_KERNEL_WITH(name, fn, type, T, )
 #define ACTK_UNARY_KERNEL_STAGED(name, fn, st, type, T)                                            \
-  ACTK_UNARY_KERNEL_WITH(name, fn, type, T,                                                        \
-                         ACTK_PIPE_LOOP(st, type, i, n, y, vf_load_##type(x + i)))
+  ACTK_UNARY_KERNEL_WITH(                                                                          \
+      name, fn, type, T,                                                                           \
+      ACTK_PIPE_LOOP(st, type, i, n, y, vf_load_##type(x + i), ACTK_PIPE_AS_IS))
 
 /* ---- with a parameter: y = f(x, alpha); alpha == v runs unary op u ---- */
 
@@ -166,7 +167,8 @@
   ACTK_BIAS_ROW(row_, fn, vf_add, type, T, )                                                       \
   ACTK_BIAS_ROWS(name, nanrow, row_, type, T)
 #define ACTK_BIAS_PIPE_LOOP(st, add, type)                                                         \
-  ACTK_PIPE_LOOP(st, type, j, len, y, add(vf_load_##type(x + j), vf_load_##type(b + j)))
+  ACTK_PIPE_LOOP(st, type, j, len, y, add(vf_load_##type(x + j), vf_load_##type(b + j)),           \
+                 ACTK_PIPE_AS_IS)
 #define ACTK_BIAS_KERNEL_STAGED(name, nanrow, row_, fn, st, type, T)                               \
   ACTK_BIAS_ROW(nanrow, fn, bias_add, type, T, ACTK_BIAS_PIPE_LOOP(st, bias_add, type))            \
   ACTK_BIAS_ROW(row_, fn, vf_add, type, T, ACTK_BIAS_PIPE_LOOP(st, vf_add, type))                  \
@@ -194,11 +196,13 @@
 
 /* ---- gated: y = f(gate) * up (math/gated.h) ---- */
 
-#define ACTK_GATED_KERNEL(name, fn, type, T)                                                       \
+/* pre as the unary kernel's */
+#define ACTK_GATED_KERNEL_WITH(name, fn, type, T, pre)                                             \
   ACTK_NOINLINE static void name(const void *gv, const void *uv, void *yv, size_t n) {             \
     const T *g = (const T *)gv, *u = (const T *)uv;                                                \
     T *y = (T *)yv;                                                                                \
     size_t i = 0;                                                                                  \
+    pre;                                                                                           \
     if (ACTK_STEP2(type))                                                                          \
       for (; i + 2 * VLEN <= n; i += 2 * VLEN) {                                                   \
         vf g0, g1, u0, u1, p0, p1;                                                                 \
@@ -214,6 +218,13 @@
           y + i, n - i,                                                                            \
           gated_mul(fn(vf_load_first_##type(g + i, n - i)), vf_load_first_##type(u + i, n - i)));  \
   }
+#define ACTK_GATED_KERNEL(name, fn, type, T) ACTK_GATED_KERNEL_WITH(name, fn, type, T, )
+/* the staged loop's product: the activation of the gate at k times up at k */
+#define ACTK_PIPE_GATED(v, k, type) gated_mul((v), vf_load_##type(u + (k)))
+#define ACTK_GATED_KERNEL_STAGED(name, fn, st, type, T)                                            \
+  ACTK_GATED_KERNEL_WITH(                                                                          \
+      name, fn, type, T,                                                                           \
+      ACTK_PIPE_LOOP(st, type, i, n, y, vf_load_##type(g + i), ACTK_PIPE_GATED))
 
 /* NOLINTEND(bugprone-macro-parentheses) */
 

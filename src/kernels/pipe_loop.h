@@ -21,17 +21,19 @@
 #define ACTK_PIPE(type) ACTK_PIPE_##type
 
 /* Whole vectors of a staged kernel from index i while ACTK_PIPE(type): the head of the vector
- * at i (load, an expression in i) before the tail of the one before it; i ends at the first
- * vector not done. */
-#define ACTK_PIPE_LOOP(st, type, i, len, out, load)                                                \
+ * at i (load, an expression in i) before the tail of the one before it, stored as
+ * fin(tail, k, type) for the vector at k (ACTK_PIPE_AS_IS, or a gated kernel's product); i ends
+ * at the first vector not done. */
+#define ACTK_PIPE_LOOP(st, type, i, len, out, load, fin)                                           \
   if (ACTK_PIPE(type) && (i) + 2 * VLEN <= (len)) {                                                \
     st##_mid pipe_mid = st##_head(load);                                                           \
     for ((i) += VLEN; (i) + VLEN <= (len); (i) += VLEN) {                                          \
       st##_mid pipe_next = st##_head(load);                                                        \
-      vf_store_##type##_q((out) + (i)-VLEN, st##_tail(pipe_mid));                                  \
+      vf_store_##type##_q((out) + (i)-VLEN, fin(st##_tail(pipe_mid), (i)-VLEN, type));             \
       pipe_mid = pipe_next;                                                                        \
     }                                                                                              \
-    vf_store_##type##_q((out) + (i)-VLEN, st##_tail(pipe_mid));                                    \
+    vf_store_##type##_q((out) + (i)-VLEN, fin(st##_tail(pipe_mid), (i)-VLEN, type));               \
   }
+#define ACTK_PIPE_AS_IS(v, k, type) (v)
 
 #endif
