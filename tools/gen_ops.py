@@ -102,6 +102,11 @@ class Table:
                 continue  # its base's math, checked in the base's row
             for tier in self.tiers:
                 for ty in self.types:
+                    st = self.stages(o, tier, ty)
+                    for half in ([] if st is None else [st + "_head", st + "_tail"]):
+                        if half not in defined:
+                            sys.exit("src/ops.toml: %s, %s tier, %s: stages %s: %s is not defined "
+                                     "in src/math/" % (o["name"], tier["name"], ty["name"], st, half))
                     fn = self.math(o, tier, ty)
                     if fn not in defined:
                         where = o["name"] + ("_fast" if tier["name"] != "accurate" else "") + ".h"
@@ -151,6 +156,13 @@ class Table:
         if ty["name"] == "f32":
             return o["name"] + "_fast_v"
         sys.exit("src/ops.toml: %s: no math for %s (math.%s)" % (o["name"], key, key))
+
+    def stages(self, o, tier, ty):
+        """The kernel's math in two halves (src/ops.toml's stages), or None."""
+        if o["shape"] in ("bias", GATED):
+            return self.stages(self.by_name[o["activation"]], tier, ty)
+        key = tier["name"] + ("" if ty["name"] == "f32" else "_" + ty["name"])
+        return o.get("stages", {}).get(key)
 
     @staticmethod
     def fn(o, tier, ty):
@@ -379,7 +391,10 @@ def gen_kernels(t):
     for o, ti, ty in t.entries():
         k = t.kname(o, ti, ty)
         m = t.math(o, ti, ty)
-        if o["shape"] == "unary":
+        st = t.stages(o, ti, ty)
+        if o["shape"] == "unary" and st:
+            L.append("ACTK_UNARY_KERNEL_STAGED(%s, %s, %s, %s, %s)" % (k, m, st, ty["name"], ty["ctype"]))
+        elif o["shape"] == "unary":
             L.append("ACTK_UNARY_KERNEL(%s, %s, %s, %s)" % (k, m, ty["name"], ty["ctype"]))
         elif o["shape"] == "param" and "unary" in o["param"]:
             u = t.by_name[o["param"]["unary"]]
@@ -387,11 +402,19 @@ def gen_kernels(t):
                 k, t.kname(u, ti, ty), o["param"]["value"], m, ty["name"], ty["ctype"]))
         elif o["shape"] == "param":
             L.append("ACTK_PARAM_KERNEL_OWN(%s, %s, %s, %s)" % (k, m, ty["name"], ty["ctype"]))
+        elif st:
+            L.append("ACTK_BIAS_KERNEL_STAGED(%s, %s, %s, %s, %s, %s, %s)" % (
+                k, t.kname(o, ti, ty, "_nanrow"), t.kname(o, ti, ty, "_row"), m, st, ty["name"], ty["ctype"]))
         else:
             L.append("ACTK_BIAS_KERNEL(%s, %s, %s, %s, %s, %s)" % (
                 k, t.kname(o, ti, ty, "_nanrow"), t.kname(o, ti, ty, "_row"), m, ty["name"], ty["ctype"]))
     for o, ti, ty in t.gated_entries():
-        L.append("ACTK_GATED_KERNEL(%s, %s, %s, %s)" % (t.kname(o, ti, ty), t.math(o, ti, ty), ty["name"], ty["ctype"]))
+        st = t.stages(o, ti, ty)
+        if st:
+            L.append("ACTK_GATED_KERNEL_STAGED(%s, %s, %s, %s, %s)" % (
+                t.kname(o, ti, ty), t.math(o, ti, ty), st, ty["name"], ty["ctype"]))
+        else:
+            L.append("ACTK_GATED_KERNEL(%s, %s, %s, %s)" % (t.kname(o, ti, ty), t.math(o, ti, ty), ty["name"], ty["ctype"]))
     L.append("/* NOLINTEND(bugprone-macro-parentheses) */")
     L.append("")
     L.append("/* The implementation table's element-wise part (ACTK_DEFINE_IMPL). */")

@@ -26,6 +26,7 @@
 #include "../math/gated.h"
 #include "../math/rope.h"
 #include "../registry.h"
+#include "pipe_loop.h"
 
 /* Pair loads and stores for the types whose implementation converts two vectors cheaper
  * at once (ACTK_PAIR_<type> of the vector contract: bf16 on AVX-512 and AVX2); for the
@@ -81,11 +82,13 @@
 
 /* ---- unary: y = f(x) ---- */
 
-#define ACTK_UNARY_KERNEL(name, fn, type, T)                                                       \
+/* pre: a staged kernel's ACTK_PIPE_LOOP, or nothing */
+#define ACTK_UNARY_KERNEL_WITH(name, fn, type, T, pre)                                             \
   ACTK_NOINLINE static void name(const void *xv, void *yv, size_t n) {                             \
     const T *x = (const T *)xv;                                                                    \
     T *y = (T *)yv;                                                                                \
     size_t i = 0;                                                                                  \
+    pre;                                                                                           \
     if (ACTK_STEP2(type))                                                                          \
       for (; i + 2 * VLEN <= n; i += 2 * VLEN) {                                                   \
         vf a, b;                                                                                   \
@@ -96,6 +99,11 @@
     if (VLEN > 1 && i < n)                                                                         \
       vf_store_first_##type##_q(y + i, n - i, fn(vf_load_first_##type(x + i, n - i)));             \
   }
+#define ACTK_UNARY_KERNEL(name, fn, type, T) ACTK_UNARY_KERNEL_WITH(name, fn, type, T, )
+#define ACTK_UNARY_KERNEL_STAGED(name, fn, st, type, T)                                            \
+  ACTK_UNARY_KERNEL_WITH(                                                                          \
+      name, fn, type, T,                                                                           \
+      ACTK_PIPE_LOOP(st, type, i, n, y, vf_load_##type(x + i), ACTK_PIPE_AS_IS))
 
 /* ---- with a parameter: y = f(x, alpha); alpha == v runs unary op u ---- */
 
@@ -131,10 +139,11 @@
 /* ---- bias: y = f(x + bias[i % width]) ---- */
 
 /* One row, y[j] = f(add(x[j], b[j])) for j < len, add = bias_add (x's NaN
- * first) or the plain vf_add (rows whose bias holds no NaN). */
-#define ACTK_BIAS_ROW(name, f, add, type, T)                                                       \
+ * first) or the plain vf_add (rows whose bias holds no NaN); pre as the unary kernel's. */
+#define ACTK_BIAS_ROW(name, f, add, type, T, pre)                                                  \
   ACTK_NOINLINE static void name(const T *x, const T *b, T *y, size_t len) {                       \
     size_t j = 0;                                                                                  \
+    pre;                                                                                           \
     if (ACTK_STEP2(type))                                                                          \
       for (; j + 2 * VLEN <= len; j += 2 * VLEN) {                                                 \
         vf x0, x1, b0, b1;                                                                         \
@@ -154,8 +163,18 @@
  * ACTK_BIAS_MIN_ROW elements first (the same values, so the same results). */
 #define ACTK_BIAS_MIN_ROW 64
 #define ACTK_BIAS_KERNEL(name, nanrow, row_, fn, type, T)                                          \
-  ACTK_BIAS_ROW(nanrow, fn, bias_add, type, T)                                                     \
-  ACTK_BIAS_ROW(row_, fn, vf_add, type, T)                                                         \
+  ACTK_BIAS_ROW(nanrow, fn, bias_add, type, T, )                                                   \
+  ACTK_BIAS_ROW(row_, fn, vf_add, type, T, )                                                       \
+  ACTK_BIAS_ROWS(name, nanrow, row_, type, T)
+#define ACTK_BIAS_PIPE_LOOP(st, add, type)                                                         \
+  ACTK_PIPE_LOOP(st, type, j, len, y, add(vf_load_##type(x + j), vf_load_##type(b + j)),           \
+                 ACTK_PIPE_AS_IS)
+#define ACTK_BIAS_KERNEL_STAGED(name, nanrow, row_, fn, st, type, T)                               \
+  ACTK_BIAS_ROW(nanrow, fn, bias_add, type, T, ACTK_BIAS_PIPE_LOOP(st, bias_add, type))            \
+  ACTK_BIAS_ROW(row_, fn, vf_add, type, T, ACTK_BIAS_PIPE_LOOP(st, vf_add, type))                  \
+  ACTK_BIAS_ROWS(name, nanrow, row_, type, T)
+/* The kernel: the bias row by row, each with the row kernel its bias's NaNs pick. */
+#define ACTK_BIAS_ROWS(name, nanrow, row_, type, T)                                                \
   static void name(const void *xv, const void *bv, size_t width, void *yv, size_t n) {             \
     const T *x = (const T *)xv, *b = (const T *)bv;                                                \
     T *y = (T *)yv;                                                                                \
@@ -177,11 +196,13 @@
 
 /* ---- gated: y = f(gate) * up (math/gated.h) ---- */
 
-#define ACTK_GATED_KERNEL(name, fn, type, T)                                                       \
+/* pre as the unary kernel's */
+#define ACTK_GATED_KERNEL_WITH(name, fn, type, T, pre)                                             \
   ACTK_NOINLINE static void name(const void *gv, const void *uv, void *yv, size_t n) {             \
     const T *g = (const T *)gv, *u = (const T *)uv;                                                \
     T *y = (T *)yv;                                                                                \
     size_t i = 0;                                                                                  \
+    pre;                                                                                           \
     if (ACTK_STEP2(type))                                                                          \
       for (; i + 2 * VLEN <= n; i += 2 * VLEN) {                                                   \
         vf g0, g1, u0, u1, p0, p1;                                                                 \
@@ -197,6 +218,13 @@
           y + i, n - i,                                                                            \
           gated_mul(fn(vf_load_first_##type(g + i, n - i)), vf_load_first_##type(u + i, n - i)));  \
   }
+#define ACTK_GATED_KERNEL(name, fn, type, T) ACTK_GATED_KERNEL_WITH(name, fn, type, T, )
+/* the staged loop's product: the activation of the gate at k times up at k */
+#define ACTK_PIPE_GATED(v, k, type) gated_mul((v), vf_load_##type(u + (k)))
+#define ACTK_GATED_KERNEL_STAGED(name, fn, st, type, T)                                            \
+  ACTK_GATED_KERNEL_WITH(                                                                          \
+      name, fn, type, T,                                                                           \
+      ACTK_PIPE_LOOP(st, type, i, n, y, vf_load_##type(g + i), ACTK_PIPE_GATED))
 
 /* NOLINTEND(bugprone-macro-parentheses) */
 

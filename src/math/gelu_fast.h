@@ -24,8 +24,16 @@
 
 ACTK_RARE_LANES(gelu_fast_v_rare, gelu_v)
 
-ACTK_INLINE vf gelu_fast_v(vf x) {
+/* The kernel in two stages: the head (t, and p 2^(n/16) of e^(-t^2/2)) and the tail (K(t)'s
+ * rational, the division, the result). On AVX2 the loop runs each vector's head one step before
+ * its tail (ACTK_PIPE, src/kernels/instantiate.h): the same operations on each element. */
+typedef struct {
+  vf x, t, ps; /* ps = p 2^(n/16) */
+} gelu_fast_mid;
+
+ACTK_INLINE gelu_fast_mid gelu_fast_head(vf x) {
   const vf sign = vf_splat(-0.0f), magic = vf_splat(ACTK_ROUND_MAGIC);
+  gelu_fast_mid m;
   vf t = vf_min(vf_splat(ACTK_GELU_FAST_T), vf_andnot(sign, x)); /* NaN: not a fast lane */
   vf th = vf_mul(t, t);
   vf tl = vf_fms(t, t, th); /* t^2 - th, exact */
@@ -34,6 +42,14 @@ ACTK_INLINE vf gelu_fast_v(vf x) {
   vf v = vf_add(vf_fma(n, vf_splat(ACTK_LN2_F / 8.0f), th), tl);
   vf p = vf_fma(vf_fma(vf_splat(ACTK_GELU_FAST_C2), v, vf_splat(ACTK_GELU_FAST_C1)), v,
                 vf_splat(1.0f)); /* e^(-v/2) */
+  m.x = x;
+  m.t = t;
+  m.ps = vf_mul(p, exp_fast_pow16(tt));
+  return m;
+}
+
+ACTK_INLINE vf gelu_fast_tail(gelu_fast_mid m) {
+  vf t = m.t, x = m.x;
   vf kp = vf_fma(vf_fma(vf_fma(vf_splat(ACTK_GELU_FAST_P3), t, vf_splat(ACTK_GELU_FAST_P2)), t,
                         vf_splat(ACTK_GELU_FAST_P1)),
                  t, vf_splat(ACTK_GELU_FAST_P0));
@@ -41,11 +57,13 @@ ACTK_INLINE vf gelu_fast_v(vf x) {
                                t, vf_splat(ACTK_GELU_FAST_R2)),
                         t, vf_splat(ACTK_GELU_FAST_R1)),
                  t, vf_splat(1.0f));
-  vf tq = vf_div(vf_mul(vf_mul(t, kp), vf_mul(p, exp_fast_pow16(tt))), kr);
+  vf tq = vf_div(vf_mul(vf_mul(t, kp), m.ps), kr);
   vf y = vf_sub(vf_max(vf_splat(-0.0f), x), tq);
   vm fast = vm_ge(x, vf_splat(-ACTK_GELU_FAST_T));
   if (ACTK_UNLIKELY(!vm_all(fast))) return gelu_fast_v_rare(fast, y, x);
   return y;
 }
+
+ACTK_INLINE vf gelu_fast_v(vf x) { return gelu_fast_tail(gelu_fast_head(x)); }
 
 #endif

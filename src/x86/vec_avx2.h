@@ -12,6 +12,9 @@ typedef __m256 vf;
 typedef __m256i vi;
 typedef __m256 vm;
 #define VLEN 8
+/* Staged f32 kernels software-pipelined (src/kernels/instantiate.h, ACTK_PIPE): fast gelu's
+ * loop is bound by the out-of-order window here, not by a pipe (docs/performance.md) */
+#define ACTK_PIPE_f32 1
 
 static inline vf vf_splat(float a) { return _mm256_set1_ps(a); }
 static inline vi vi_splat(int32_t a) { return _mm256_set1_epi32(a); }
