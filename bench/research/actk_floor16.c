@@ -1,7 +1,10 @@
 /* actk_floor16: how low the fast 16-bit kernels can go on this CPU, from their pieces
- * (issue 13's speed bars, judged on the AVX-512 arm).
+ * (issue 13's speed bars, judged on the AVX-512 arm; issue 35's, on both x86 arms).
  *
- *   build/bench/actk_floor16 [--repeats R] [--calls C] [--n N]
+ *   build/bench/actk_floor16 [--isa avx512|avx2] [--repeats R] [--calls C] [--n N]
+ *
+ * --isa: the arm whose kernels are timed, the floor16 ones and the library's (forced by
+ * actk_isa_force); default the best of the two this CPU runs. The output names it.
  *
  * One thread, n = N elements (default 65536, in L2; RoPE's Llama-3 prefill is 524288), inputs N(0,
  * 3) clipped to [-12, 12] (actk_ratio's), rounded to f16 and bf16. Every kernel and library call
@@ -28,7 +31,9 @@
  *             loads and stores two vectors at a time (as shipped) and by VCVTNEPS2BF16,
  *             each against one vector per step
  *
- * The kernels (bench/floor16_avx512.c) are built from the library's own headers. */
+ * The kernels (bench/research/floor16_body.h, built per arm by floor16_avx512.c and
+ * floor16_avx2.c) are built from the library's own headers; VCVTNEPS2BF16's rows are
+ * AVX-512's only. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,12 +81,14 @@ ELU16_1(elu_bf16_fast, actk_bf16)
 static size_t bias_w;
 static float *b32;
 static uint16_t *bf16b, *bbf16b;
-static actk_status bias_gelu_f32_w(actk_pool *p, const float *x, float *y, size_t n) {
-  return actk_bias_gelu_f32(p, x, b32, bias_w, y, n);
-}
-static actk_status bias_gelu_f32_fast_w(actk_pool *p, const float *x, float *y, size_t n) {
-  return actk_bias_gelu_f32_fast(p, x, b32, bias_w, y, n);
-}
+#define BIAS32_W(name)                                                                             \
+  static actk_status name##_w(actk_pool *p, const float *x, float *y, size_t n) {                  \
+    return actk_##name(p, x, b32, bias_w, y, n);                                                   \
+  }
+BIAS32_W(bias_gelu_f32)
+BIAS32_W(bias_gelu_f32_fast)
+BIAS32_W(bias_gelu_tanh_f32)
+BIAS32_W(bias_gelu_tanh_f32_fast)
 #define BIAS16_W(name, T, b)                                                                       \
   static actk_status name##_w(actk_pool *p, const uint16_t *x, uint16_t *y, size_t n) {            \
     return actk_##name(p, (const T *)x, (const T *)(b), bias_w, (T *)y, n);                        \
@@ -90,6 +97,10 @@ BIAS16_W(bias_gelu_f16, actk_f16, bf16b)
 BIAS16_W(bias_gelu_f16_fast, actk_f16, bf16b)
 BIAS16_W(bias_gelu_bf16, actk_bf16, bbf16b)
 BIAS16_W(bias_gelu_bf16_fast, actk_bf16, bbf16b)
+BIAS16_W(bias_gelu_tanh_f16, actk_f16, bf16b)
+BIAS16_W(bias_gelu_tanh_f16_fast, actk_f16, bf16b)
+BIAS16_W(bias_gelu_tanh_bf16, actk_bf16, bbf16b)
+BIAS16_W(bias_gelu_tanh_bf16_fast, actk_bf16, bbf16b)
 
 static const lib_op ops[] = {
     LIB_OP(erf),
@@ -105,7 +116,9 @@ static const lib_op ops[] = {
     LIB_OP(mish),
     {"elu", elu_f32_1, elu_f32_fast_1, elu_f16_1, elu_f16_fast_1, elu_bf16_1, elu_bf16_fast_1},
     {"bias_gelu", bias_gelu_f32_w, bias_gelu_f32_fast_w, bias_gelu_f16_w, bias_gelu_f16_fast_w,
-     bias_gelu_bf16_w, bias_gelu_bf16_fast_w}};
+     bias_gelu_bf16_w, bias_gelu_bf16_fast_w},
+    {"bias_gelu_tanh", bias_gelu_tanh_f32_w, bias_gelu_tanh_f32_fast_w, bias_gelu_tanh_f16_w,
+     bias_gelu_tanh_f16_fast_w, bias_gelu_tanh_bf16_w, bias_gelu_tanh_bf16_fast_w}};
 enum { NOPS = sizeof ops / sizeof ops[0] };
 
 /* one timed variant: a floor16 kernel or a library call */
@@ -188,6 +201,19 @@ static op_meds meds_of(const char *o) {
   return m;
 }
 
+/* the arm --isa picked: its name, kernels and narrowing */
+typedef struct {
+  const char *name;
+  actk_isa isa;
+  const floor16_kernel *(*kernels)(size_t *count);
+  void (*narrow)(const float *x, uint16_t *f16, uint16_t *bf16, size_t n);
+} floor16_arm;
+static const floor16_arm arms[] = {
+    {"avx512", ACTK_ISA_AVX512, floor16_kernels_avx512, floor16_narrow_avx512},
+    {"avx2", ACTK_ISA_AVX2, floor16_kernels_avx2, floor16_narrow_avx2},
+};
+static void (*narrow)(const float *x, uint16_t *f16, uint16_t *bf16, size_t n);
+
 static void gen_inputs(void) {
   uint64_t s = 0x9e3779b97f4a7c15ULL;
   for (size_t i = 0; i < N; i += 2) { /* Box-Muller over splitmix64 */
@@ -204,23 +230,26 @@ static void gen_inputs(void) {
     double g[2] = {r * __builtin_cos(a), r * __builtin_sin(a)};
     for (int j = 0; j < 2; j++) x32[i + j] = (float)(g[j] > 12 ? 12 : g[j] < -12 ? -12 : g[j]);
   }
-  floor16_narrow(x32, xf16, xbf16, N);
+  narrow(x32, xf16, xbf16, N);
   bias_w = N % 4096 ? 32 : 4096;
   for (size_t i = 0; i < bias_w; i++) b32[i] = x32[i] * 0.125f;
-  floor16_narrow(b32, bf16b, bbf16b, bias_w);
+  narrow(b32, bf16b, bbf16b, bias_w);
 }
 
 int main(int argc, char **argv) {
   int reps = 21, calls = 20;
+  const char *isa = NULL;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--repeats") && i + 1 < argc)
+    if (!strcmp(argv[i], "--isa") && i + 1 < argc)
+      isa = argv[++i];
+    else if (!strcmp(argv[i], "--repeats") && i + 1 < argc)
       reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
       calls = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--n") && i + 1 < argc)
       N = (size_t)strtoul(argv[++i], NULL, 10);
     else {
-      fprintf(stderr, "usage: %s [--repeats R] [--calls C] [--n N]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--isa avx512|avx2] [--repeats R] [--calls C] [--n N]\n", argv[0]);
       return 2;
     }
   }
@@ -229,16 +258,26 @@ int main(int argc, char **argv) {
             argv[0]);
     return 2;
   }
-  if (!actk_isa_supported(ACTK_ISA_AVX512)) {
-    printf("actk_floor16: needs actk's avx512 arm (AVX-512 F/DQ/BW/VL): not on this CPU\n");
+  const floor16_arm *arm = NULL;
+  for (size_t i = 0; i < sizeof arms / sizeof arms[0] && !arm; i++)
+    if (isa ? !strcmp(isa, arms[i].name) : actk_isa_supported(arms[i].isa)) arm = &arms[i];
+  if (!arm && isa) {
+    fprintf(stderr, "%s: --isa avx512 or avx2, not %s\n", argv[0], isa);
+    return 2;
+  }
+  /* the library's arm stands for the kernels' too: AVX2 + FMA + F16C, or AVX-512
+   * F/DQ/BW/VL (src/dispatch's checks) */
+  if (!arm || !actk_isa_supported(arm->isa)) {
+    printf("actk_floor16: needs actk's %s arm: not on this CPU\n", arm ? arm->name : "avx2");
     return 0;
   }
-  actk_status st = actk_isa_force(ACTK_ISA_AVX512);
+  actk_status st = actk_isa_force(arm->isa);
   if (st != ACTK_OK) {
-    fprintf(stderr, "actk_floor16: actk_isa_force(avx512): %s\n", actk_status_string(st));
+    fprintf(stderr, "actk_floor16: actk_isa_force(%s): %s\n", arm->name, actk_status_string(st));
     return 1;
   }
-  int has_bf16 = __builtin_cpu_supports("avx512bf16");
+  narrow = arm->narrow;
+  int has_bf16 = arm->isa == ACTK_ISA_AVX512 && __builtin_cpu_supports("avx512bf16");
   x32 = aligned_alloc(64, N * 4);
   y32 = aligned_alloc(64, N * 4);
   xf16 = aligned_alloc(64, N * 2);
@@ -251,7 +290,7 @@ int main(int argc, char **argv) {
   gen_inputs();
 
   size_t nk;
-  const floor16_kernel *k = floor16_kernels(&nk);
+  const floor16_kernel *k = arm->kernels(&nk);
   for (size_t i = 0; i < nk; i++) {
     if (k[i].needs_bf16 && !has_bf16) continue;
     var *v = add(k[i].name, (int)k[i].type);
@@ -310,8 +349,8 @@ int main(int argc, char **argv) {
 
   const double c32 = med("copy/f32"), c16 = med("copy/f16"), cb = med("copy/bf16");
   printf("actk_floor16: n = %zu, one thread, %d interleaved rounds x %d calls, medians, "
-         "ns/element (thread CPU time), actk's avx512 arm\n\n",
-         N, reps, calls);
+         "ns/element (thread CPU time), actk's %s arm\n\n",
+         N, reps, calls, arm->name);
   printf("pieces\n");
   printf("  memcpy/16   %.3f  memcpy of the 16-bit elements' bytes (RoPE's bar: 1.3x this)\n",
          med("memcpy/16"));
@@ -321,13 +360,16 @@ int main(int argc, char **argv) {
   printf("  copy/f16    %.3f  VCVTPH2PS + VCVTPS2PH (the copies are bound by memory, not by\n"
          "                    the conversions: the 16-bit ones move half the bytes)\n",
          c16);
-  printf("  copy/bf16   %.3f  zero-extend + shift, integer RNE + VPERMW (one vector per step)\n",
-         cb);
+  printf("  copy/bf16   %.3f  %s (one vector per step)\n", cb,
+         arm->isa == ACTK_ISA_AVX512 ? "zero-extend + shift, integer RNE + VPERMW"
+                                     : "broadcast + VPSHUFB, integer RNE + VPSHUFB + VPERMQ");
   if (has_bf16)
     printf("  copy/bf16/cvtne %.3f  VCVTNEPS2BF16 unless a lane is subnormal\n",
            med("copy/bf16/cvtne"));
   else
-    printf("  copy/bf16/cvtne  -  (no AVX512_BF16 on this CPU)\n");
+    printf("  copy/bf16/cvtne  -  (%s)\n", arm->isa == ACTK_ISA_AVX512
+                                               ? "no AVX512_BF16 on this CPU"
+                                               : "VCVTNEPS2BF16 is AVX-512's");
   printf("  div/f32     %.3f  VDIVPS alone\n", med("div/f32"));
   printf("  rcp/f32     %.3f  integer seed + two Newton steps (5 FMA-port operations)\n\n",
          med("rcp/f32"));
@@ -339,7 +381,7 @@ int main(int argc, char **argv) {
   double dv = med("div/f32");
   printf("fast tier (bars: f16f <= 0.75 f32f, bf16f <= 0.6 f32f; core: the 16-bit core on f32 "
          "data, conv = 16f - core)\n");
-  printf("%-11s %6s | %6s %6s %6s %6s %6s | %6s %6s %6s %6s %6s\n", "op", "f32f", "core", "conv",
+  printf("%-14s %6s | %6s %6s %6s %6s %6s | %6s %6s %6s %6s %6s\n", "op", "f32f", "core", "conv",
          "f16f", "bar", "f16f/", "core", "conv", "bf16f", "bar", "bf16f/");
   for (int i = 0; i < NOPS; i++) {
     const char *o = ops[i].name;
@@ -347,7 +389,7 @@ int main(int argc, char **argv) {
     double f32f = m.f32f, k16 = m.core16, kb = m.corebf, l16 = m.f16f, lb = m.bf16f;
     f16_miss += l16 > 0.75 * f32f, bf16_miss += lb > 0.6 * f32f;
     f16_core_miss += k16 > 0.75 * f32f, bf16_core_miss += kb > 0.6 * f32f;
-    printf("%-11s %6.3f | %6.3f %6.3f %6.3f %6.3f %5.2fx | %6.3f %6.3f %6.3f %6.3f %5.2fx\n", o,
+    printf("%-14s %6.3f | %6.3f %6.3f %6.3f %6.3f %5.2fx | %6.3f %6.3f %6.3f %6.3f %5.2fx\n", o,
            f32f, k16, l16 - k16, l16, 0.75 * f32f, l16 / f32f, kb, lb - kb, lb, 0.6 * f32f,
            lb / f32f);
   }
@@ -367,7 +409,7 @@ int main(int argc, char **argv) {
   const double cbp = med("eo/copy/bf16");
   printf("issue 35 (bar: 16f <= 0.8 f32f, both types; conv = 16f - core; copy: copy/f16, bf16 "
          "pairs; math = loop - copy; room = bar - copy; floor: conv or copy >= bar)\n");
-  printf("%-11s %6s %6s | %6s %6s %6s %6s %6s %6s %5s | %6s %6s %6s %6s %6s %6s %5s\n", "op",
+  printf("%-14s %6s %6s | %6s %6s %6s %6s %6s %6s %5s | %6s %6s %6s %6s %6s %6s %5s\n", "op",
          "f32f", "bar", "core", "conv", "math", "room", "f16f", "f16f/", "floor", "core", "conv",
          "math", "room", "bf16f", "bf16f/", "floor");
   for (int i = 0; i < NOPS; i++) {
@@ -375,7 +417,7 @@ int main(int argc, char **argv) {
     op_meds m = meds_of(o);
     double bar = 0.8 * m.f32f, cv16 = m.f16f - m.core16, cvbf = m.bf16f - m.corebf;
     double mt16 = med_of("core/%s/f16", o) - c16, mtbf = med_of("core/%s/bf16", o) - cb;
-    printf("%-11s %6.3f %6.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %5.2fx %5s | %6.3f %6.3f %6.3f %6.3f "
+    printf("%-14s %6.3f %6.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %5.2fx %5s | %6.3f %6.3f %6.3f %6.3f "
            "%6.3f %5.2fx %5s\n",
            o, m.f32f, bar, m.core16, cv16, mt16, bar - c16, m.f16f, m.f16f / m.f32f,
            cv16 >= bar || c16 >= bar ? "conv" : "-", m.corebf, cvbf, mtbf, bar - cbp, m.bf16f,
@@ -385,7 +427,7 @@ int main(int argc, char **argv) {
          c16, cbp, cb);
 
   printf("accurate tier (bar: <= 1.1 f32; est = f32 + the fast kernel's conv of the same type)\n");
-  printf("%-11s %6s | %6s %6s %6s | %6s %6s %6s\n", "op", "f32", "f16", "est", "f16/", "bf16",
+  printf("%-14s %6s | %6s %6s %6s | %6s %6s %6s\n", "op", "f32", "f16", "est", "f16/", "bf16",
          "est", "bf16/");
   int acc_est_miss = 0;
   for (int i = 0; i < NOPS; i++) {
@@ -394,7 +436,7 @@ int main(int argc, char **argv) {
     double a32 = m.f32, a16 = m.f16, ab = m.bf16;
     double cv16 = m.f16f - m.core16, cvbf = m.bf16f - m.corebf;
     acc_est_miss += (cv16 > 0.1 * a32) + (cvbf > 0.1 * a32);
-    printf("%-11s %6.3f | %6.3f %6.3f %5.2fx | %6.3f %6.3f %5.2fx\n", o, a32, a16, a32 + cv16,
+    printf("%-14s %6.3f | %6.3f %6.3f %5.2fx | %6.3f %6.3f %5.2fx\n", o, a32, a16, a32 + cv16,
            a16 / a32, ab, a32 + cvbf, ab / a32);
   }
   printf("  est over the bar: %d of %d\n\n", acc_est_miss, 2 * NOPS);
@@ -415,8 +457,12 @@ int main(int argc, char **argv) {
     }
     printf("\n");
   }
+  printf("design: the f32 fast gelu one vector per step / the library's (software-pipelined "
+         "where the arm sets ACTK_PIPE_f32: AVX2) %.3f / %.3f = %.2fx\n",
+         med("unpiped/gelu/f32"), med("lib/gelu/f32f"),
+         med("unpiped/gelu/f32") / med("lib/gelu/f32f"));
   printf("design: bf16 loads and stores, same bits checked (pairs: the even/odd halves the "
-         "library's AVX-512 kernels use; single: one vector per step, as before)\n");
+         "library's x86 kernels use; single: one vector per step, as before)\n");
   static const char *const alt[][3] = {
       {"eo/copy/bf16", "copy/bf16", "pairs / single, copy"},
       {"eo/erf/bf16", "core/erf/bf16", "pairs / single, erf"},
