@@ -126,6 +126,9 @@ FLOOR_LOOP(rcp_f32, f32, float, rcp_only)
 FLOOR_EVEN_ODD(eo_copy_bf16, ident)
 FLOOR_EVEN_ODD(eo_erf_bf16, erf_fast_bf16_v)
 FLOOR_EVEN_ODD(eo_tanh_bf16, tanh_fast_bf16_v)
+/* bf16 tanh by f16's core (the rational with one division, 2^-14.4: finer than bf16 needs,
+ * other bits than the shipped polynomial's): the choice tanh_fast16.h made per arm, re-measured */
+FLOOR_EVEN_ODD(eo_tanh_f16core_bf16, tanh_fast_f16_v)
 
 /* each core in f32 registers (f32 in, f32 out), through its type's loop, and the
  * library's kernels' shape for comparison */
@@ -183,7 +186,8 @@ FLOOR_LOOP(rcpcore_silu_bf16, bf16, uint16_t, silu_rcp)
               FLOOR_ROWS(elu) FLOOR_ROWS(softplus) FLOOR_ROWS(mish) FLOOR_ROWS(bias_gelu)          \
                   FLOOR_ROWS(bias_gelu_tanh) FLOOR_RCP_ROWS(sigmoid)                               \
                       FLOOR_RCP_ROWS(silu){"eo/copy/bf16", FLOOR_BF16, eo_copy_bf16, 0},           \
-      {"eo/erf/bf16", FLOOR_BF16, eo_erf_bf16, 0}, {"eo/tanh/bf16", FLOOR_BF16, eo_tanh_bf16, 0},
+      {"eo/erf/bf16", FLOOR_BF16, eo_erf_bf16, 0}, {"eo/tanh/bf16", FLOOR_BF16, eo_tanh_bf16, 0},  \
+      {"eo/tanh/bf16/f16core", FLOOR_BF16, eo_tanh_f16core_bf16, 0},
 
 /* the arm's input rounding (the library's narrowing), n a multiple of 2 VLEN */
 void FLOOR16_NARROW(const float *x, uint16_t *f16, uint16_t *bf16, size_t n) {
