@@ -20,6 +20,9 @@
 // way an engine on ATen runs them (ATen has no fused GLU of an activation and
 // a product on the CPU): silu_out, gelu_out "none" or "tanh" on the gate half
 // (a strided view of x) into a scratch tensor, then mul_out by the up half.
+//
+// Built as a module of its own (libactk_bench_torch.so), which the programs
+// load with RTLD_LOCAL | RTLD_DEEPBIND: see bench/CMakeLists.txt.
 #include "bench_ops.h"
 
 #include <algorithm>
@@ -188,3 +191,11 @@ const gated_peer torch_2p_gated_peer = {
     gated_table(std::make_index_sequence<3 * std::size(kGated)>())};
 
 } // namespace actkb
+
+// The module's one entry (bench_common.cc's torch_module() looks it up).
+extern "C" __attribute__((visibility("default"))) const actkb::torch_peers *
+actk_bench_torch_peers() {
+  static const actkb::torch_peers p = {&actkb::torch_baseline, &actkb::torch_bf16_baseline,
+                                       &actkb::torch_f16_baseline, &actkb::torch_2p_gated_peer};
+  return &p;
+}

@@ -4,8 +4,10 @@
 
 #include "harness.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 
 namespace actkb {
 
@@ -145,21 +147,41 @@ void gated_mul(int type, const void *a, const void *u, void *y, size_t n) {
     mul16_scalar(bf16, a16, u16, static_cast<uint16_t *>(y), n);
 }
 
+#if defined(ACTK_BENCH_HAVE_TORCH)
+// torch's peers, from its module (bench/CMakeLists.txt says why it is loaded
+// apart; RTLD_DEEPBIND: its libraries bind to their own SLEEF and cpuinfo
+// first); nullptr, said once on stderr, when it does not load.
+const torch_peers *torch_module() {
+  static const torch_peers *const p = []() -> const torch_peers * {
+    void *h = dlopen(ACTK_TORCH_MODULE, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    void *entry = h ? dlsym(h, "actk_bench_torch_peers") : nullptr;
+    if (!entry) {
+      std::fprintf(stderr, "bench: no torch peer: %s\n", dlerror());
+      return nullptr;
+    }
+    return reinterpret_cast<const torch_peers *(*)()>(entry)();
+  }();
+  return p;
+}
+#endif
+
 const std::vector<const baseline16 *> &baselines16() {
-  static const std::vector<const baseline16 *> v = {
+  static const std::vector<const baseline16 *> v = [] {
+    std::vector<const baseline16 *> r = {
 #if defined(ACTK_BENCH_HAVE_ONEDNN)
-    &onednn_bf16_baseline,
-    &onednn_f16_baseline,
+      &onednn_bf16_baseline,
+      &onednn_f16_baseline,
 #endif
 #if defined(ACTK_BENCH_HAVE_GGML)
-    &ggml_f16_baseline,
-    &ggml_bf16_baseline,
+      &ggml_f16_baseline,
+      &ggml_bf16_baseline,
 #endif
+    };
 #if defined(ACTK_BENCH_HAVE_TORCH)
-    &torch_bf16_baseline,
-    &torch_f16_baseline,
+    if (const torch_peers *t = torch_module()) r.insert(r.end(), {t->bf16, t->f16});
 #endif
-  };
+    return r;
+  }();
   return v;
 }
 
@@ -171,18 +193,21 @@ kernel16_fn baseline16_kernel(const baseline16 *b, const char *op) {
 }
 
 const std::vector<const gated_peer *> &gated_peers() {
-  static const std::vector<const gated_peer *> v = {
+  static const std::vector<const gated_peer *> v = [] {
+    std::vector<const gated_peer *> r = {
 #if defined(ACTK_BENCH_HAVE_GGML)
-    &ggml_gated_peer,
-    &ggml_avx2_gated_peer,
-    &ggml_split_gated_peer,
-    &ggml_2p_gated_peer,
-    &ggml_avx2_2p_gated_peer,
+      &ggml_gated_peer,
+      &ggml_avx2_gated_peer,
+      &ggml_split_gated_peer,
+      &ggml_2p_gated_peer,
+      &ggml_avx2_2p_gated_peer,
 #endif
+    };
 #if defined(ACTK_BENCH_HAVE_TORCH)
-    &torch_2p_gated_peer,
+    if (const torch_peers *t = torch_module()) r.push_back(t->gated_2p);
 #endif
-  };
+    return r;
+  }();
   return v;
 }
 
@@ -193,35 +218,38 @@ gated_fn gated_peer_kernel(const gated_peer *p, const char *op, int type) {
 }
 
 const std::vector<const baseline *> &baselines() {
-  static const std::vector<const baseline *> v = {
-    &libm_baseline,
+  static const std::vector<const baseline *> v = [] {
+    std::vector<const baseline *> r = {
+      &libm_baseline,
 #if defined(ACTK_BENCH_HAVE_EIGEN)
-    &eigen_baseline,
+      &eigen_baseline,
 #endif
 #if defined(ACTK_BENCH_HAVE_EIGEN512)
-    &eigen512_baseline,
+      &eigen512_baseline,
 #endif
 #if defined(ACTK_BENCH_HAVE_SLEEF)
-    &sleef_baseline,
+      &sleef_baseline,
 #endif
 #if defined(ACTK_BENCH_HAVE_SLEEF512)
-    &sleef512_baseline,
-    &sleef512u35_baseline,
+      &sleef512_baseline,
+      &sleef512u35_baseline,
 #endif
 #if defined(ACTK_BENCH_HAVE_XNNPACK)
-    &xnnpack_baseline,
+      &xnnpack_baseline,
 #endif
 #if defined(ACTK_BENCH_HAVE_ONEDNN)
-    &onednn_baseline,
+      &onednn_baseline,
 #endif
 #if defined(ACTK_BENCH_HAVE_GGML)
-    &ggml_baseline,
-    &ggml_avx2_baseline,
+      &ggml_baseline,
+      &ggml_avx2_baseline,
 #endif
+    };
 #if defined(ACTK_BENCH_HAVE_TORCH)
-    &torch_baseline,
+    if (const torch_peers *t = torch_module()) r.push_back(t->f32);
 #endif
-  };
+    return r;
+  }();
   return v;
 }
 

@@ -190,6 +190,12 @@ struct gated_peer {
 };
 extern const gated_peer ggml_gated_peer, ggml_avx2_gated_peer, ggml_split_gated_peer,
     ggml_2p_gated_peer, ggml_avx2_2p_gated_peer, torch_2p_gated_peer;
+// The torch module's peers (baseline_torch.cc, loaded by bench_common.cc).
+struct torch_peers {
+  const baseline *f32;
+  const baseline16 *bf16, *f16;
+  const gated_peer *gated_2p;
+};
 // The gated peers built (runnable here or not), in a fixed order.
 const std::vector<const gated_peer *> &gated_peers();
 gated_fn gated_peer_kernel(const gated_peer *p, const char *op, int type);

@@ -13,7 +13,8 @@
 #      the peers of that arm (avx512: eigen512, sleef512u35, xnnpack, onednn,
 #      ggml, torch; avx2: eigen, sleef, onednn, ggml_avx2, torch, with
 #      ONEDNN_MAX_CPU_ISA=AVX2 and ATEN_CPU_CAPABILITY=avx2 so that oneDNN and
-#      torch run their AVX2 code; XNNPACK cannot be held to AVX2: left out;
+#      torch run their AVX2 code; XNNPACK cannot be held to AVX2: left out
+#      where the CPU runs AVX-512, in on one that does not (its AVX2 code);
 #      any other ISA: every peer), 64 Ki and 4 Mi, interleaved, medians, the
 #      memcpy column as control -> OUT/f32-ISA.csv
 #   2. actk_ratio --types --isa ISA: actk's 16-bit tiers beside f32 (no 16-bit
@@ -67,7 +68,9 @@ peers_for() { # the default peers of an arm that this build has
   local want p list=""
   case $1 in
   avx512) want="eigen512 sleef512u35 xnnpack onednn ggml torch" ;;
-  avx2) want="eigen sleef onednn ggml_avx2 torch" ;;
+  avx2) # XNNPACK picks its code by the CPU: on one without AVX-512 its best is AVX2's
+    want="eigen sleef onednn ggml_avx2 torch"
+    [[ " $runs " == *" avx512 "* ]] || want+=" xnnpack" ;;
   *) want=$built ;;
   esac
   for p in $want; do [[ $built == *" $p "* ]] && list+=${list:+,}$p; done
