@@ -13,7 +13,7 @@ Standard library only (any Python 3.7+; peers.sh runs it with Debian's
 Prints one markdown table per ISA and size: per op, each goal's ratio and
 met / missed, then the control rows (memcpy, an op no change touches) and,
 with --before, the same controls from an earlier run beside them. Each
-missed cell names the floor that explains it: the ids bench/floors.tsv maps
+missed cell names the floor that explains it: the ids bench/floors/CPU.tsv maps
 it to, each a row or paragraph of docs/performance.md (grep the id there);
 the summary ends with the misses that have none. --check-floors exits 1 when
 a missed goal has no floor id, or when an id of the map is not in the doc.
@@ -44,16 +44,44 @@ NOT_PEERS = {"acc", "fast", "libm", "copy", "spread", "status"}
 SIZES = {65536: "64 Ki", 4194304: "4 Mi"}
 FLOORS = "docs/performance.md, 'Where a goal is missed: the floors'"
 HERE = os.path.dirname(os.path.abspath(__file__))
-# goal -> its name in bench/floors.tsv
+# goal -> its name in bench/floors/CPU.tsv
 GOAL_KEY = {FAST: "fast", ACC_MLAS: "acc-mlas", ACC_PEER: "acc-peer", BF16: "bf16", F16: "f16",
             GATED_2P: "gated-2p", GATED_GGML: "gated-ggml"}
 
 
+def cpu_of(run):
+    """The run's CPU as the floor maps name it (bench/floors/CPU.tsv), from its
+    meta.txt's 'cpu:' line (peers.sh writes lscpu's name, family and model);
+    None when not recognized. A floor's evidence is the CPU's: Zen 3 runs AVX2
+    on 256-bit pipes with another divider and shuffle unit than Zen 4's."""
+    try:
+        with open(os.path.join(run, "meta.txt")) as f:
+            line = next((l for l in f if l.startswith("cpu:")), "")
+    except OSError:
+        return None
+    m = re.search(r"family (\d+) model (\d+)", line)
+    if not m:
+        return None
+    family, model = int(m.group(1)), int(m.group(2))
+    if "Intel" in line:
+        return "intel-f%dm%d" % (family, model)
+    if family == 23:
+        return "zen2" if model >= 0x30 else "zen1"
+    if family == 25:  # Zen 4: models 0x10-0x1f, 0x60-0x7f, 0xa0-0xaf; the rest Zen 3
+        return "zen4" if 0x10 <= model <= 0x1f or 0x60 <= model <= 0x7f or 0xa0 <= model <= 0xaf else "zen3"
+    if family == 26:
+        return "zen5"
+    return None
+
+
 class Floors:
-    """bench/floors.tsv: (goal, isa, size, op, who) patterns -> floor ids."""
+    """bench/floors/CPU.tsv: (goal, isa, size, op, who) patterns -> floor ids
+    (path None: no map, no ids)."""
 
     def __init__(self, path):
         self.path, self.rules = path, []
+        if path is None:
+            return
         with open(path) as f:
             for lineno, line in enumerate(f, 1):
                 cols = line.split("#", 1)[0].split()
@@ -207,7 +235,7 @@ class Tally:
         for goal, where in self.unmeasured.items():
             out.append("| %s <= %g | not measured: %s | |" % (goal, BAR[goal], "; ".join(where)))
         out.append("\n**Floors named: %d of %d missed goals** (each id a row or paragraph of "
-                   "docs/performance.md; bench/floors.tsv maps the cells to them). Without one (%d): %s."
+                   "docs/performance.md; bench/floors/CPU.tsv maps the cells to them). Without one (%d): %s."
                    % (self.floored, self.floored + len(self.no_floor), len(self.no_floor),
                       "; ".join(self.no_floor) or "none"))
         return out
@@ -369,14 +397,17 @@ def main():
     ap.add_argument("run", help="the directory one bench/peers.sh run wrote")
     ap.add_argument("--before", help="an earlier run's directory: its control rows beside these")
     ap.add_argument("--detail", action="store_true", help="also every f32 column (each peer) in ns/element")
-    ap.add_argument("--floors", default=os.path.join(HERE, "floors.tsv"),
-                    help="the map of missed cells to floor ids (default: bench/floors.tsv)")
+    ap.add_argument("--floors", help="the map of missed cells to floor ids (default: "
+                    "bench/floors/CPU.tsv, CPU from the run's meta.txt: zen3, zen4, ...)")
     ap.add_argument("--doc", default=os.path.normpath(os.path.join(HERE, "..", "docs", "performance.md")),
                     help="where the floor ids must occur (default: docs/performance.md)")
     ap.add_argument("--check-floors", action="store_true",
                     help="exit 1 when a missed goal has no floor id, or an id of the map is not in --doc")
     a = ap.parse_args()
-    floors = Floors(a.floors)
+    cpu = cpu_of(a.run)
+    if not a.floors:
+        a.floors = os.path.join(HERE, "floors", "%s.tsv" % (cpu or "unknown"))
+    floors = Floors(a.floors) if os.path.exists(a.floors) else Floors(None)
     isas = sorted({os.path.basename(p)[4:-4] for p in glob.glob(os.path.join(a.run, "f32-*.csv"))},
                   key=lambda s: -len(s))
     if not isas:
@@ -386,6 +417,9 @@ def main():
     if os.path.exists(meta):
         with open(meta) as f:
             out += ["- " + l.strip() for l in f if l.strip()]
+    out.append("- floors map: %s (this run's CPU: %s)%s" % (
+        os.path.relpath(a.floors, os.path.join(HERE, "..")), cpu or "not recognized",
+        "" if floors.path else ": none for this CPU, so no miss names a floor yet"))
     tally = Tally()
     for isa in isas:
         out.append("\n### %s arm\n" % isa)
@@ -413,9 +447,10 @@ def main():
                "tiers timed there beside it through ctypes): the ONNX Runtime wheel exports only "
                "its C API table (OrtGetApiBase) and ships no header for it, so MLAS is not timed "
                "inside actk_ratio. MLAS and XNNPACK pick their code from the CPU with no setting to hold "
-               "them to AVX2: peers.sh leaves XNNPACK out of the avx2 arm's peers, while MLAS stays "
-               "in (its goal names it), so on an AVX-512 machine the avx2 arm's MLAS ratios are "
-               "against MLAS's code for that CPU. Peers with a fixed cost per call (oneDNN, ggml, torch) have it "
+               "them to AVX2: on a CPU with AVX-512 peers.sh leaves XNNPACK out of the avx2 arm's "
+               "peers, while MLAS stays in (its goal names it), so there the avx2 arm's MLAS ratios "
+               "are against MLAS's code for that CPU; on a CPU without AVX-512 both run their AVX2 "
+               "code and both are in. Peers with a fixed cost per call (oneDNN, ggml, torch) have it "
                "subtracted (actk_ratio's notes). spread: the largest (p75 - p25) / median of acc, "
                "fast and the fastest peer in actk_ratio.")
     print("\n".join(out))

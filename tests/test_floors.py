@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/goals.py names the floor of every missed goal: on a checked-in run
 (bench/testdata/floors-run: lines of the 2026-12-07 peers.sh run at 28f7e59,
-trimmed to a few ops), with the real map (bench/floors.tsv) and the real doc
+trimmed to a few ops), with the real map (bench/floors/zen4.tsv) and the real doc
 (docs/performance.md), each missed cell carries its floor ids and
 --check-floors passes; a map with a line removed leaves a miss without a
 floor, and a doc with an id removed leaves an id nowhere: --check-floors
@@ -18,7 +18,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOALS = os.path.join(ROOT, "bench", "goals.py")
 RUN = os.path.join(ROOT, "bench", "testdata", "floors-run")
-MAP = os.path.join(ROOT, "bench", "floors.tsv")
+MAP = os.path.join(ROOT, "bench", "floors", "zen4.tsv")
 DOC = os.path.join(ROOT, "docs", "performance.md")
 
 # The fixture's misses and the floor ids the map must give them (a table
@@ -52,7 +52,7 @@ def main():
     r = goals()
     if r.returncode:
         fail("the checked-in run's misses should all have a floor id that docs/performance.md "
-             "holds (a line of bench/floors.tsv removed, or a floor id renamed in the doc?)", r)
+             "holds (a line of bench/floors/zen4.tsv removed, or a floor id renamed in the doc?)", r)
     for row, cell in CELLS:
         line = next((l for l in r.stdout.splitlines() if l.startswith(row)), "")
         if cell not in line:
@@ -73,7 +73,7 @@ def main():
         # a map without the line for AVX-512 fast gelu against Eigen
         gone = [l for l in lines if not (l.split()[:1] == ["fast"] and l.split()[-1:] == ["F-gelu-fast-avx512"])]
         if len(gone) != len(lines) - 1:
-            sys.exit("test_floors: bench/floors.tsv has no single 'fast ... F-gelu-fast-avx512' line to remove")
+            sys.exit("test_floors: bench/floors/zen4.tsv has no single 'fast ... F-gelu-fast-avx512' line to remove")
         m = os.path.join(tmp, "floors.tsv")
         with open(m, "w") as f:
             f.writelines(gone)
@@ -99,6 +99,28 @@ def main():
             f.write(doc.replace("`F-tanh-acc`", "`F-tanh-acc-x`"))
         if goals("--doc", d).returncode != 1:
             fail("F-tanh-acc-x should not count as F-tanh-acc", r)
+
+        # the map is the run's CPU's: the same run on a Zen 3 (family 25
+        # model 1) takes bench/floors/zen3.tsv, and on a CPU with no map
+        # every miss is without a floor
+        import shutil
+        for model, cpu in ((1, "zen3"), (17, "zen4")):
+            run = os.path.join(tmp, "run-%d" % model)
+            shutil.copytree(RUN, run)
+            with open(os.path.join(run, "meta.txt")) as f:
+                meta = f.read().replace("family 25 model 17", "family 25 model %d" % model)
+            with open(os.path.join(run, "meta.txt"), "w") as f:
+                f.write(meta)
+            r = subprocess.run([sys.executable, GOALS, run], capture_output=True, text=True)
+            if "- floors map: bench/floors/%s.tsv (this run's CPU: %s)" % (cpu, cpu) not in r.stdout:
+                fail("a run on family 25 model %d should take bench/floors/%s.tsv" % (model, cpu), r)
+        run = os.path.join(tmp, "run-26")
+        shutil.copytree(RUN, run)
+        with open(os.path.join(run, "meta.txt"), "w") as f:
+            f.write(meta.replace("family 25 model 17", "family 99 model 1"))
+        r = subprocess.run([sys.executable, GOALS, run, "--check-floors"], capture_output=True, text=True)
+        if r.returncode != 1 or "none for this CPU" not in r.stdout or "have no floor id" not in r.stderr:
+            fail("a run on a CPU with no floors map: --check-floors should exit 1", r)
     print("test_floors: ok")
 
 
