@@ -126,8 +126,8 @@ FLOOR_LOOP(rcp_f32, f32, float, rcp_only)
 FLOOR_EVEN_ODD(eo_copy_bf16, ident)
 FLOOR_EVEN_ODD(eo_erf_bf16, erf_fast_bf16_v)
 FLOOR_EVEN_ODD(eo_tanh_bf16, tanh_fast_bf16_v)
-/* bf16 tanh by f16's core (the rational with one division, 2^-14.4: finer than bf16 needs,
- * other bits than the shipped polynomial's): the choice tanh_fast16.h made per arm, re-measured */
+/* bf16 tanh by f16's core (degrees 2 and 2, 2^-14.4: finer than bf16 needs, other bits than
+ * the shipped degrees 1 and 2): the one FMA tanh_fast16.h saves, re-measured */
 FLOOR_EVEN_ODD(eo_tanh_f16core_bf16, tanh_fast_f16_v)
 
 /* each core in f32 registers (f32 in, f32 out), through its type's loop, and the

@@ -31,17 +31,13 @@ static const float actk_exp16_tab8[8] = {0x1p+0f,        0x1.f72b84p-1f, 0x1.f06
 #define ACTK_ERF_F16_Q4 0x1.9cf8fap-9f
 #define ACTK_ERF_F16_Q5 (-0x1.0bba86p-12f)
 #define ACTK_ERF_F16_Q6 0x1.2d48c2p-17f
-/* tanh_bf16: x Q(x^2) on [-3.5, 3.5] (x clamped), Q of degree 7 in x^2, the target rising to 1
- * at 3.5 from 3.262: relative error 2^-9.61 */
-#define ACTK_TANH_BF16_A 3.5f
-#define ACTK_TANH_BF16_Q0 0x1.ff57ep-1f
-#define ACTK_TANH_BF16_Q1 (-0x1.45f9fap-2f)
-#define ACTK_TANH_BF16_Q2 0x1.9da6eep-4f
-#define ACTK_TANH_BF16_Q3 (-0x1.77ee62p-6f)
-#define ACTK_TANH_BF16_Q4 0x1.b73334p-9f
-#define ACTK_TANH_BF16_Q5 (-0x1.33cf5ep-12f)
-#define ACTK_TANH_BF16_Q6 0x1.d3c588p-17f
-#define ACTK_TANH_BF16_Q7 (-0x1.271c5ep-22f)
+/* tanh_bf16: x P(x^2) / Q(x^2) on [-3.7, 3.7] (x clamped; tanh(3.7) = 1 - 2^-9.7 rounds to 1), P of
+ * degree 1, Q of degree 2 with Q(0) = 1: relative error 2^-11.94 */
+#define ACTK_TANH_BF16_A 3.7f
+#define ACTK_TANH_BF16_P0 0x1.ffdedap-1f
+#define ACTK_TANH_BF16_P1 0x1.58fc48p-4f
+#define ACTK_TANH_BF16_Q1 0x1.aa16a2p-2f
+#define ACTK_TANH_BF16_Q2 0x1.bfd184p-8f
 /* tanh_f16: x P(x^2) / Q(x^2) on [-4.9, 4.9] (x clamped; tanh(4.9) = 1 - 2^-13.1 rounds to 1), P of
  * degree 2, Q of degree 2 with Q(0) = 1: relative error 2^-14.40 */
 #define ACTK_TANH_F16_A 4.9f

@@ -148,11 +148,11 @@ def tanh_rational(name, A, m, k):
 
 
 def tanh_coeffs():
-    # bf16: a polynomial (no division: on AVX-512 the divider is the bottleneck of a
-    # rational, measured 0.69x against 0.85x of the f32 twin's time); f16: a rational (a
-    # polynomial would need degree 30 over the clamped range)
-    return (odd_ramp('tanh_bf16', mp.tanh, 1.0, 3.5, 8, 0.75 * 2.0 ** -8) +
-            tanh_rational('tanh_f16', 4.9, 2, 2))
+    # both rationals with one exact division (a polynomial: bf16 degree 7 in x^2, 11
+    # operations against 7 and the divider, slower on AVX2; f16 degree 30). bf16: P of
+    # degree 1, Q of 2 (2^-11.9, the clamp where the rational still rises: at 3.8 it
+    # peaks inside); P and Q of degree 1 reach only 2^-7.8
+    return (tanh_rational('tanh_bf16', 3.7, 1, 2) + tanh_rational('tanh_f16', 4.9, 2, 2))
 
 
 # ---- gelu: log Q(t), Q the upper normal tail, as one polynomial on [0, T] -----------------
