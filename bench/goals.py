@@ -65,11 +65,19 @@ def cpu_of(run):
     family, model = int(m.group(1)), int(m.group(2))
     if "Intel" in line:
         return "intel-f%dm%d" % (family, model)
+    # the model ranges Linux's arch/x86/kernel/cpu/amd.c gives each generation
+    inr = lambda *rs: any(lo <= model <= hi for lo, hi in rs)
     if family == 23:
-        return "zen2" if model >= 0x30 else "zen1"
-    if family == 25:  # Zen 4: models 0x10-0x1f, 0x60-0x7f, 0xa0-0xaf; the rest Zen 3
-        return "zen4" if 0x10 <= model <= 0x1f or 0x60 <= model <= 0x7f or 0xa0 <= model <= 0xaf else "zen3"
-    if family == 26:
+        if inr((0x00, 0x2f), (0x50, 0x5f)):
+            return "zen1"
+        if inr((0x30, 0x4f), (0x60, 0x7f), (0x90, 0x91), (0xa0, 0xaf)):
+            return "zen2"
+    if family == 25:
+        if inr((0x10, 0x1f), (0x60, 0xaf)):
+            return "zen4"
+        if inr((0x00, 0x0f), (0x20, 0x5f)):
+            return "zen3"
+    if family == 26 and inr((0x00, 0x0f), (0x20, 0x2f), (0x40, 0x4f), (0x70, 0x7f)):
         return "zen5"
     return None
 

@@ -57,6 +57,10 @@ ratio=$build/bench/actk_ratio gated=$build/bench/actk_gated_bench
 ops=() # actk_ratio's --ops, for run.py too
 for ((i = 1; i < $#; i++)); do [[ ${!i} == --ops ]] && j=$((i + 1)) && ops=(--ops "${!j}"); done
 help=$("$ratio" --help 2>&1 || true) # its usage: the ISAs and the peers built
+if grep -q '^bench: no torch peer' <<<"$help"; then # built but not loadable: say so, stop
+  echo "peers.sh: $(grep '^bench: no torch peer' <<<"$help")" >&2
+  exit 2
+fi
 # the ISAs this actk runs here ("(not supported here)" marks the others)
 runs=$(sed -n 's/^  NAME: one of //p' <<<"$help" | sed 's/ [a-z0-9_]* (not supported here)//g')
 if [[ -z $isas ]]; then

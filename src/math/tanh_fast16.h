@@ -12,11 +12,9 @@
  * of degree 1, Q of 2 (P and Q of degree 1 reach only 2^-7.8; the clamp 3.7 is where the
  * rational still rises: fitted to 3.8 it peaks inside); f16: both of degree 2. The division
  * is exact (no reciprocal instruction), so every arm gives the same bits. bf16 took the
- * degree-7 polynomial before; on AVX2 (Zen 3, actk_floor16, 64 Ki) its kernel with this
- * rational takes 0.69x of the f32 twin's time, with f16's core 0.75x, with the polynomial
- * 0.91-0.98x (7 operations and the divider against 11). On AVX-512 (Zen 4) f16's core had
- * measured 0.86x of the polynomial's time in the bf16 loop (docs/performance.md); this
- * rational is not timed there yet (no AVX-512 on the machine of the change). */
+ * degree-7 polynomial before: this rational is 7 operations and the divider against its 11,
+ * and faster on AVX2 (Zen 3; the figures: docs/performance.md, row Z3-F16-tanh). Not yet
+ * timed on AVX-512 (no AVX-512 on the machine of the change). */
 #ifndef ACTK_MATH_TANH_FAST16_H
 #define ACTK_MATH_TANH_FAST16_H
 
