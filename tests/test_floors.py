@@ -11,6 +11,7 @@ bench_goals_floors runs it.
     python3 tests/test_floors.py
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -103,7 +104,6 @@ def main():
         # the map is the run's CPU's: the same run on a Zen 3 (family 25
         # model 1) takes bench/floors/zen3.tsv, and on a CPU with no map
         # every miss is without a floor
-        import shutil
         for model, cpu in ((1, "zen3"), (17, "zen4")):
             run = os.path.join(tmp, "run-%d" % model)
             shutil.copytree(RUN, run)
